@@ -1,0 +1,164 @@
+"""The public entry points: ``function`` (graph functions), ``to_graph``, ``to_code``."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from .backend import BACKENDS, compile_graph
+from .convert.calls import enter_function, exit_function
+from .convert.conversion import convert, to_code
+from .graph.build import trace
+from .graph.ir import Graph
+from .graph.passes import optimize
+from .graph.pytree import LEAF, flatten, tree_key, unflatten
+from .graph.runtime import ConsList
+from .graph.types import ListType, type_of
+
+DEFAULT_BACKEND = "interpret"
+
+
+class _Compiled:
+    """One traced, optimised and compiled signature of a graph function."""
+
+    def __init__(self, graph: Graph, run: Callable[[list[Any]], list[Any]]) -> None:
+        self.graph = graph
+        self.run = run
+        results = graph.body.results[:-1]  # the last result is the effect token
+        self.fix_lists = [i for i, r in enumerate(results) if isinstance(r.type, ListType)]
+
+    def __call__(self, leaves: list[Any]) -> Any:
+        outputs = self.run(leaves)[:-1]
+        for i in self.fix_lists:
+            outputs[i] = outputs[i].to_list() if isinstance(outputs[i], ConsList) else outputs[i]
+        return unflatten(self.graph.out_tree, outputs)
+
+
+def _leaf_key(value: Any) -> Any:
+    if isinstance(value, np.ndarray):
+        return (value.dtype, value.ndim)
+    t = type_of(value)
+    if t is not None:
+        return (t.dtype, t.flavor)
+    return None
+
+
+class GraphFunction:
+    """A Python function that runs as a graph; see ``function``."""
+
+    def __init__(self, fn: Callable, backend: str = DEFAULT_BACKEND,
+                 static_argnames: Sequence[str] = (), parallel: bool = False) -> None:
+        if not callable(fn):
+            raise TypeError(f"nbgraph.function needs a function, got {type(fn).__name__}")
+        if backend not in BACKENDS:
+            raise ValueError(
+                f"backend={backend!r} is not available; choose one of {', '.join(BACKENDS)}")
+        if isinstance(static_argnames, str):
+            static_argnames = (static_argnames,)
+        self.python_function = fn
+        self.backend = backend
+        self.parallel = parallel
+        self.signature = inspect.signature(fn)
+        unknown = set(static_argnames) - set(self.signature.parameters)
+        if unknown:
+            raise ValueError(f"static_argnames names no parameter of {fn.__name__}: "
+                             f"{', '.join(sorted(unknown))}")
+        self.static_argnames = tuple(static_argnames)
+        self.trace_count = 0
+        self._cache: dict[Any, _Compiled] = {}
+        functools.update_wrapper(self, fn)
+
+    def __repr__(self) -> str:
+        return f"<nbgraph.function {self.python_function.__qualname__} ({self.backend})>"
+
+    def eager(self, *args: Any, **kwargs: Any) -> Any:
+        """Run the original Python function."""
+        return self.python_function(*args, **kwargs)
+
+    def _split(self, args: tuple, kwargs: dict) -> tuple[tuple, dict, tuple]:
+        """Bound (dynamic args, dynamic kwargs, static values)."""
+        bound = self.signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        statics = tuple((n, bound.arguments.pop(n)) for n in self.static_argnames)
+        return bound.args, bound.kwargs, statics
+
+    def _key(self, args: tuple, kwargs: dict, statics: tuple) -> Any:
+        keys = [_leaf_key(a) for a in args]
+        if None in keys or kwargs:
+            return (tree_key(flatten((args, kwargs))[1]), tuple(
+                _leaf_key(leaf) for leaf in flatten((args, kwargs))[0]), statics)
+        return (tuple(keys), statics)
+
+    def _compiled(self, args: tuple, kwargs: dict, statics: tuple) -> _Compiled:
+        key = self._key(args, kwargs, statics)
+        try:
+            entry = self._cache.get(key)
+        except TypeError:
+            raise TypeError(f"static arguments of {self.__name__} must be hashable") from None
+        if entry is None:
+            graph = self._trace(args, kwargs, statics)
+            entry = self._cache[key] = _Compiled(graph, compile_graph(graph, self.backend))
+        return entry
+
+    def _trace(self, args: tuple, kwargs: dict, statics: tuple) -> Graph:
+        fn = self.python_function
+        converted = convert(fn)
+        static_values = dict(statics)
+
+        def with_statics(*dynamic: Any, **dynamic_kw: Any) -> Any:
+            bound = self.signature.bind_partial()
+            bound.arguments.update(zip(_dynamic_names(self.signature, static_values),
+                                       dynamic))
+            bound.arguments.update(dynamic_kw)
+            bound.arguments.update(static_values)
+            ordered = {n: bound.arguments[n] for n in self.signature.parameters
+                       if n in bound.arguments}
+            call = inspect.BoundArguments(self.signature, ordered)
+            return converted(*call.args, **call.kwargs)
+
+        enter_function(fn)
+        try:
+            graph = trace(fn.__name__, with_statics, args, kwargs)
+        finally:
+            exit_function()
+        self.trace_count += 1
+        return optimize(graph)
+
+    def graph(self, *args: Any, **kwargs: Any) -> Graph:
+        """The traced (optimised) graph for these arguments' signature, without running."""
+        dyn, dyn_kw, statics = self._split(args, kwargs)
+        return self._compiled(dyn, dyn_kw, statics).graph
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        dyn, dyn_kw, statics = self._split(args, kwargs)
+        entry = self._compiled(dyn, dyn_kw, statics)
+        leaves, _ = flatten((dyn, dyn_kw))
+        return entry(leaves)
+
+    def __get__(self, instance: Any, owner: Any = None) -> Any:
+        if instance is None:
+            return self
+        return functools.partial(self, instance)
+
+
+def _dynamic_names(signature: inspect.Signature, statics: dict) -> list[str]:
+    return [n for n in signature.parameters if n not in statics]
+
+
+def function(fn: Callable | None = None, *, backend: str = DEFAULT_BACKEND,
+             static_argnames: Sequence[str] = (), parallel: bool = False) -> Any:
+    """Make ``fn`` a graph function (decorator, with or without options)."""
+    def make(f: Callable) -> GraphFunction:
+        return GraphFunction(f, backend=backend, static_argnames=static_argnames,
+                             parallel=parallel)
+
+    return make if fn is None else make(fn)
+
+
+to_graph = function
+
+__all__ = ["LEAF", "GraphFunction", "function", "to_code", "to_graph"]

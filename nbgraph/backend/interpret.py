@@ -1,0 +1,55 @@
+"""The reference backend: execute a graph node by node with NumPy.
+
+It is the semantic reference the compiled backends are tested against, so it is kept
+as direct as possible: every CALL applies its function to the inputs' values.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..graph.ir import Graph, Node, Op, Region
+
+
+class Interpreter:
+    """Runs one graph; ``run`` takes the flat parameter values."""
+
+    def __init__(self, graph: Graph) -> None:
+        self.graph = graph
+
+    def run(self, args: list[Any]) -> list[Any]:
+        env: dict[Node, Any] = {}
+        return self._region(self.graph.body, args, env)
+
+    def _region(self, region: Region, args: Any, env: dict[Node, Any]) -> list[Any]:
+        for param, value in zip(region.params, args):
+            env[param] = value
+        for node in region.nodes:
+            env[node] = self._eval(node, env)
+        return [env[r] for r in region.results]
+
+    def _eval(self, node: Node, env: dict[Node, Any]) -> Any:
+        op = node.op
+        if op is Op.CALL:
+            values = [env[i] for i in node.inputs]
+            try:
+                return node.arg.apply(values)
+            except Exception as exc:
+                if node.loc is not None:
+                    exc.add_note(f"(graph op '{node.label()}' from "
+                                 f"{node.loc.filename}, line {node.loc.lineno})")
+                raise
+        if op is Op.CONST:
+            return node.arg
+        if op is Op.PROJ:
+            return env[node.inputs[0]][node.arg]
+        if op is Op.COND:
+            then, other = node.arg
+            return tuple(self._region(then if env[node.inputs[0]] else other, (), env))
+        if op is Op.WHILE:
+            test, body = node.arg
+            state = [env[i] for i in node.inputs]
+            while self._region(test, state, env)[0]:
+                state = self._region(body, state, env)
+            return tuple(state)
+        raise AssertionError(f"cannot interpret {node!r}")

@@ -1,0 +1,189 @@
+"""``converted_call``: what every call in converted code goes through.
+
+User functions are converted (recursively, once each) and called; builtins and NumPy
+functions that receive graph values are staged as graph calls; everything else is
+called as is.  Recursion is reported instead of tracing forever.
+"""
+
+from __future__ import annotations
+
+import builtins
+import cmath
+import inspect
+import math
+import sys
+import sysconfig
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..errors.exceptions import ConversionError, StagingError
+from ..errors.origins import is_converted, user_location
+from ..graph import iteration, runtime, statements
+from ..graph.functions import STAGEABLE_BUILTINS
+from ..graph.traced import _ARRAY_FUNCTIONS
+from ..graph.tracing import TracedList, call, is_graph_value
+from ..graph.undefined import Undefined, check_defined
+
+_LIBRARY_DIRS = tuple(
+    {sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["purelib"],
+     sysconfig.get_paths()["platlib"], sys.prefix + "/lib", sys.base_prefix + "/lib"}
+)
+_LIST_CONSUMERS = {np.array, np.asarray, np.stack, np.vstack, np.hstack, np.concatenate}
+
+
+class _CallStack(threading.local):
+    def __init__(self) -> None:
+        self.functions: list[Callable] = []
+
+
+_stack = _CallStack()
+
+
+def is_user_function(fn: Any) -> bool:
+    """Whether fn is the user's own Python function (converted), not a library's."""
+    if not inspect.isfunction(fn):
+        return False
+    filename = fn.__code__.co_filename
+    if filename.startswith("<frozen") or is_converted(fn.__code__):
+        return False
+    return not filename.startswith(_LIBRARY_DIRS)
+
+
+def _graph_args(args: tuple, kwargs: dict) -> bool:
+    def has(value: Any) -> bool:
+        if is_graph_value(value):
+            return True
+        if type(value) in (tuple, list):
+            return any(has(v) for v in value)
+        return False
+
+    return any(has(a) for a in args) or any(has(v) for v in kwargs.values())
+
+
+def _list_to_array(fn: Callable, lst: TracedList, *args: Any, **kwargs: Any) -> Any:
+    if args:
+        raise StagingError(f"{fn.__name__}(list, ...) with extra positional arguments",
+                           user_location())
+    return call(runtime.list_to_array, lst, fn, kwargs)
+
+
+def _stage_len(value: Any) -> Any:
+    if isinstance(value, iteration.GraphSequence):
+        return value.length()
+    if isinstance(value, TracedList):
+        return call(runtime.list_len, value)
+    return call(len, value)
+
+
+def _isinstance(value: Any, classes: Any) -> bool:
+    return isinstance(value.type.example(), classes)
+
+
+_SPECIAL: dict[Any, Callable] = {
+    builtins.print: statements.print_stmt,
+    builtins.range: iteration.make_range,
+    builtins.enumerate: iteration.make_enumerate,
+    builtins.zip: iteration.make_zip,
+}
+_SPECIAL_WITH_GRAPH: dict[Any, Callable] = {
+    builtins.len: _stage_len,
+    builtins.str: statements.to_str,
+    builtins.isinstance: _isinstance,
+}
+
+
+def converted_call(fn: Any, args: tuple, kwargs: dict) -> Any:
+    """Call fn from converted code: convert user functions, stage graph-value calls."""
+    if isinstance(fn, Undefined):
+        raise fn.error()
+    check_defined(args)
+    check_defined(list(kwargs.values()))
+    fn = getattr(fn, "python_function", fn) if _is_graph_function(fn) else fn
+    try:
+        special = _SPECIAL.get(fn)
+    except TypeError:  # unhashable callable
+        special = None
+    if special is not None:
+        return special(*args, **kwargs)
+    if is_user_function(fn) or (inspect.ismethod(fn) and is_user_function(fn.__func__)):
+        return _call_user_function(fn, args, kwargs)
+    if not _graph_args(args, kwargs):
+        return fn(*args, **kwargs)
+    return _stage(fn, args, kwargs)
+
+
+def _is_graph_function(fn: Any) -> bool:
+    from ..api import GraphFunction
+
+    return isinstance(fn, GraphFunction)
+
+
+def _stage(fn: Any, args: tuple, kwargs: dict) -> Any:
+    """A call whose arguments hold graph values."""
+    special = _SPECIAL_WITH_GRAPH.get(fn) if _hashable(fn) else None
+    if special is not None:
+        return special(*args, **kwargs)
+    if _hashable(fn) and fn in _LIST_CONSUMERS and args and isinstance(args[0], TracedList):
+        return _list_to_array(fn, *args, **kwargs)
+    self = getattr(fn, "__self__", None)
+    if isinstance(self, str) and getattr(fn, "__name__", "") == "format":
+        return statements.format_text(self, *args, **kwargs)
+    if _hashable(fn) and fn in _ARRAY_FUNCTIONS:
+        return _ARRAY_FUNCTIONS[fn](*args, **kwargs)
+    if _is_stageable(fn):
+        return call(fn, *args, **kwargs)
+    return fn(*args, **kwargs)
+
+
+def _hashable(fn: Any) -> bool:
+    try:
+        hash(fn)
+    except TypeError:
+        return False
+    return True
+
+
+def _is_stageable(fn: Any) -> bool:
+    """Pure functions a graph may apply at run time: NumPy (not random), math, builtins."""
+    if isinstance(fn, np.ufunc) or (_hashable(fn) and fn in STAGEABLE_BUILTINS):
+        return True
+    module = getattr(fn, "__module__", None) or ""
+    if module.startswith("numpy.random"):
+        raise StagingError("NumPy random functions are not supported in graph mode: "
+                           "draw the random numbers outside and pass them in", user_location())
+    return module.startswith("numpy") or module in (math.__name__, cmath.__name__)
+
+
+def _call_user_function(fn: Callable, args: tuple, kwargs: dict) -> Any:
+    from .conversion import convert
+
+    target = fn.__func__ if inspect.ismethod(fn) else fn
+    if inspect.isgeneratorfunction(target):
+        raise ConversionError(
+            f"{target.__name__} is a generator function; graph mode cannot express "
+            "generators (yield). Build a list or an array instead.", user_location())
+    if target in _stack.functions:
+        raise ConversionError(
+            f"recursive call to {target.__name__}: graph mode cannot express recursion. "
+            "Rewrite it as a loop, or call it outside the graph function.", user_location())
+    converted = convert(target)
+    if inspect.ismethod(fn):
+        args = (fn.__self__, *args)
+    _stack.functions.append(target)
+    try:
+        return converted(*args, **kwargs)
+    finally:
+        _stack.functions.pop()
+
+
+def enter_function(fn: Callable) -> None:
+    """Mark fn as being traced (the graph function's own entry, for recursion checks)."""
+    _stack.functions.append(fn)
+
+
+def exit_function() -> None:
+    """Undo enter_function."""
+    _stack.functions.pop()

@@ -1,0 +1,129 @@
+"""Convert a user function: parse, run the converters in order, compile, cache.
+
+The converted function is compiled with the user's file name and line numbers, inside a
+small factory that supplies ``ag__`` (the operators) and the original closure values.
+"""
+
+from __future__ import annotations
+
+import ast
+import weakref
+from collections.abc import Callable
+
+from ..errors.exceptions import ConversionError
+from ..errors.origins import register_code
+from ..graph.ir import Loc
+from . import operators
+from .analysis import all_names, declared_outside, walk_scope
+from .context import Namer
+from .converters.asserts import AssertConverter
+from .converters.breaks import BreakConverter
+from .converters.call_trees import CallConverter
+from .converters.continues import ContinueConverter
+from .converters.control_flow import ControlFlowConverter
+from .converters.fstrings import FStringConverter
+from .converters.lists import ListConverter
+from .converters.locals_init import LocalsInitConverter
+from .converters.logical import LogicalConverter
+from .converters.raises import RaiseConverter
+from .converters.returns import ReturnConverter
+from .converters.subscripts import SubscriptConverter
+from .parsing import parse_function
+
+FACTORY = "__nbgraph_factory"
+
+_converted: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_sources: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _as_function_def(node: ast.FunctionDef | ast.Lambda) -> ast.FunctionDef:
+    if isinstance(node, ast.FunctionDef):
+        return node
+    fn = ast.FunctionDef(name="lambda_", args=node.args, decorator_list=[], returns=None,
+                         body=[ast.Return(value=node.body)], type_params=[])
+    for child in (fn, fn.body[0]):
+        ast.copy_location(child, node)
+    return fn
+
+
+def _check_supported(fn: Callable, node: ast.FunctionDef) -> None:
+    for inner in walk_scope(node.body):
+        if isinstance(inner, (ast.Yield, ast.YieldFrom)):
+            raise ConversionError(
+                f"{fn.__name__} is a generator (it uses yield); graph mode cannot express "
+                "generators. Build a list or an array instead.",
+                Loc(fn.__code__.co_filename, inner.lineno))
+
+
+def convert_ast(fn: Callable) -> ast.FunctionDef:
+    """The converted definition of fn (not compiled)."""
+    node = _as_function_def(parse_function(fn))
+    _check_supported(fn, node)
+    node.decorator_list = []
+    node.args.defaults = [ast.Constant(value=None) for _ in node.args.defaults]
+    node.args.kw_defaults = [None if d is None else ast.Constant(value=None)
+                             for d in node.args.kw_defaults]
+    namer = Namer(all_names(node) | {"ag__", FACTORY})
+    pipeline = [
+        ListConverter(namer),
+        SubscriptConverter(namer),
+        AssertConverter(namer),
+        RaiseConverter(namer),
+        ContinueConverter(namer),
+        BreakConverter(namer),
+        ReturnConverter(namer),
+        ControlFlowConverter(namer, declared_outside(node)),
+        LogicalConverter(namer),
+        FStringConverter(namer),
+        CallConverter(namer),
+        LocalsInitConverter(namer),
+    ]
+    for converter in pipeline:
+        node = converter.visit(node)
+    ast.fix_missing_locations(node)
+    return node
+
+
+def convert(fn: Callable) -> Callable:
+    """The converted version of a user function (cached per function object)."""
+    cached = _converted.get(fn)
+    if cached is not None:
+        return cached
+    node = convert_ast(fn)
+    code = fn.__code__
+    factory = ast.FunctionDef(
+        name=FACTORY,
+        args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=a) for a in
+                                                  ("ag__", *code.co_freevars)],
+                           kwonlyargs=[], kw_defaults=[], defaults=[]),
+        body=[node, ast.Return(value=ast.Name(id=node.name, ctx=ast.Load()))],
+        decorator_list=[], returns=None, type_params=[],
+    )
+    ast.copy_location(factory, node)
+    ast.fix_missing_locations(factory)
+    module_code = compile(ast.Module(body=[factory], type_ignores=[]), code.co_filename, "exec")
+    register_code(module_code)
+    namespace: dict = {}
+    exec(module_code, fn.__globals__, namespace)
+    cells = [_cell_value(c) for c in fn.__closure__ or ()]
+    converted = namespace[FACTORY](operators, *cells)
+    converted.__defaults__ = fn.__defaults__
+    converted.__kwdefaults__ = fn.__kwdefaults__
+    converted.__doc__ = fn.__doc__
+    _converted[fn] = converted
+    _sources[fn] = ast.unparse(node)
+    return converted
+
+
+def _cell_value(cell: object) -> object:
+    try:
+        return cell.cell_contents  # type: ignore[attr-defined]
+    except ValueError:
+        return operators.Undefined("<free variable>")
+
+
+def to_code(fn: Callable) -> str:
+    """The converted source of fn, as readable Python."""
+    fn = getattr(fn, "python_function", fn)
+    convert(fn)
+    return _sources[fn]

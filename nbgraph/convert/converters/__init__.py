@@ -1,0 +1,1 @@
+"""One converter per construct, applied in the order of ``PIPELINE``."""

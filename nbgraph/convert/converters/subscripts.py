@@ -1,0 +1,55 @@
+"""a[i] = v / a[i] += v / a[i][j] = v -> a = ag__.setitem(a, i, ...): item assignment
+rebinds the name, so it is visible to staged branches and loops."""
+
+from __future__ import annotations
+
+import ast
+import copy
+
+from ..context import Converter
+from ..templates import replace, replace_expr
+
+
+def _root(target: ast.expr) -> ast.Name | None:
+    while isinstance(target, ast.Subscript):
+        target = target.value
+    return target if isinstance(target, ast.Name) else None
+
+
+def _load(expr: ast.expr) -> ast.expr:
+    expr = copy.deepcopy(expr)
+    for node in ast.walk(expr):
+        if hasattr(node, "ctx"):
+            node.ctx = ast.Load()
+    return expr
+
+
+def _update(target: ast.Subscript, value: ast.expr, origin: ast.AST) -> ast.expr:
+    """The expression that computes the new root value of ``target = value``."""
+    new = replace_expr("ag__.setitem(x, i, v)", origin, x=_load(target.value),
+                       i=_load(target.slice), v=value)
+    if isinstance(target.value, ast.Subscript):
+        return _update(target.value, new, origin)
+    return new
+
+
+class SubscriptConverter(Converter):
+    def visit_Assign(self, node: ast.Assign) -> ast.AST | list[ast.stmt]:
+        self.generic_visit(node)
+        if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Subscript):
+            return node
+        target = node.targets[0]
+        root = _root(target)
+        if root is None:
+            return node
+        return replace("x = update", node, x=root.id, update=_update(target, node.value, node))
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST | list[ast.stmt]:
+        self.generic_visit(node)
+        target = node.target
+        if not isinstance(target, ast.Subscript) or _root(target) is None:
+            return node
+        value = ast.copy_location(ast.BinOp(left=_load(target), op=node.op, right=node.value),
+                                  node)
+        return replace("x = update", node, x=_root(target).id,
+                       update=_update(target, value, node))

@@ -1,0 +1,35 @@
+"""``ag__``: the names converted code calls.  Nothing else is exported to it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..graph.control_flow import and_, for_stmt, if_exp, if_stmt, not_, or_, while_stmt
+from ..graph.statements import assert_stmt, fstring, list_append, raise_stmt, setitem
+from ..graph.undefined import Undefined, UndefinedReturn
+from .calls import converted_call
+
+
+def retval(value: Any) -> Any:
+    """The function's result: None if no return statement ran."""
+    return None if isinstance(value, UndefinedReturn) else value
+
+
+__all__ = [
+    "Undefined",
+    "UndefinedReturn",
+    "and_",
+    "assert_stmt",
+    "converted_call",
+    "for_stmt",
+    "fstring",
+    "if_exp",
+    "if_stmt",
+    "list_append",
+    "not_",
+    "or_",
+    "raise_stmt",
+    "retval",
+    "setitem",
+    "while_stmt",
+]

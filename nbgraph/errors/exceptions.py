@@ -1,0 +1,42 @@
+"""Exceptions for what graph mode cannot express.
+
+Each also derives from the built-in type a Python user would expect (NameError for an
+undefined variable, TypeError for a type that changes), so ``except TypeError`` keeps
+working, and each message names the variable or call, the user's line, and the fix.
+"""
+
+from __future__ import annotations
+
+from ..graph.ir import Loc
+
+
+class GraphModeError(Exception):
+    """Base class: the function cannot run as a graph as written."""
+
+    def __init__(self, message: str, loc: Loc | None = None) -> None:
+        if loc is not None:
+            message = f"{message}\n  (at {loc.filename}, line {loc.lineno})"
+        super().__init__(message)
+        self.loc = loc
+
+
+class ConversionError(GraphModeError, SyntaxError):
+    """The source uses a construct graph mode does not convert (generators, ...)."""
+
+    def __init__(self, message: str, loc: Loc | None = None) -> None:
+        GraphModeError.__init__(self, message, loc)
+        self.msg = str(self)
+        if loc is not None:
+            self.filename, self.lineno = loc.filename, loc.lineno
+
+
+class StagingError(GraphModeError, TypeError):
+    """A Python operation was applied to a value only known when the graph runs."""
+
+
+class LoopTypeError(GraphModeError, TypeError):
+    """A variable's dtype or rank differs between paths (branches, loop iterations)."""
+
+
+class UndefinedValueError(GraphModeError, UnboundLocalError):
+    """A variable is used on a path where graph mode cannot give it a value."""

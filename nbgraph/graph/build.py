@@ -1,0 +1,40 @@
+"""Build a Graph by running a converted function on traced parameters."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..errors.exceptions import StagingError
+from .ir import Graph
+from .pytree import flatten, unflatten
+from .tracing import Traced, TracedList, is_graph_value, lift, top_region, wrap
+from .types import type_of
+from .undefined import check_defined
+
+
+def trace(name: str, converted: Callable, args: tuple, kwargs: dict) -> Graph:
+    """Trace ``converted(*args, **kwargs)``: numbers and arrays become parameters."""
+    leaves, in_tree = flatten((args, kwargs))
+    with top_region() as top:
+        params = [wrap(top.add_param(type_of(leaf))) for leaf in leaves]
+        call_args, call_kwargs = unflatten(in_tree, params)
+        result = converted(*call_args, **call_kwargs)
+        check_defined(result)
+        out_leaves, out_tree = flatten(result, is_leaf=_is_result_leaf)
+        nodes = []
+        for leaf in out_leaves:
+            if isinstance(leaf, (Traced, TracedList)):
+                nodes.append(leaf.node)
+            else:
+                nodes.append(lift(leaf).node)
+        top.region.results = (*nodes, top.token)
+    return Graph(name, top.region, in_tree, out_tree)
+
+
+def _is_result_leaf(value: Any) -> bool:
+    if is_graph_value(value) or type_of(value) is not None:
+        return True
+    if hasattr(value, "__array_function__") or hasattr(value, "render"):
+        raise StagingError(f"a graph function cannot return a {type(value).__name__}")
+    return False

@@ -1,0 +1,477 @@
+"""Staged control flow: the operators converted ``if``/``while``/``for`` call.
+
+Each operator first looks at its condition or iterable.  A Python value decides now, at
+trace time, and the statement runs as plain Python (unrolled), exactly like AutoGraph.
+A graph value becomes a COND or WHILE node whose regions are traced from the converted
+branch and body functions.  Converted code passes every variable the statement assigns
+as ``names`` with its current values; branch and body functions take them as arguments
+and return their new values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..errors.exceptions import LoopTypeError, StagingError
+from ..errors.origins import user_location
+from . import runtime
+from .ir import Node, Op
+from .tracing import (
+    RegionBuilder,
+    Traced,
+    TracedList,
+    add_node,
+    call,
+    const,
+    current,
+    is_graph_value,
+    new_list,
+    reenter,
+    region,
+    wrap,
+)
+from .types import PYTHON, TOKEN, ListType, TensorType, TupleType, type_of
+from .undefined import Undefined, UndefinedReturn
+from .unify import join_tensor_types
+
+State = Sequence[Any]
+
+
+def _where() -> str:
+    loc = user_location()
+    return f"line {loc.lineno}" if loc else "graph code"
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, Traced) or type_of(value) is not None
+
+
+def _fresh(value: Any) -> Any:
+    """A private handle on value for one branch/body (in-place updates stay local)."""
+    if isinstance(value, Traced):
+        return Traced(value.node)
+    if isinstance(value, TracedList):
+        return TracedList(value.node)
+    if type(value) is list:
+        return [_fresh(v) for v in value]
+    if type(value) is tuple:
+        return tuple(_fresh(v) for v in value)
+    return value
+
+
+def as_predicate(value: Any) -> Traced:
+    """A graph value as a Python-bool graph value (bool() applied at run time)."""
+    t = value.type
+    if isinstance(t, TensorType) and t.flavor == PYTHON and t.dtype.kind == "b":
+        return value
+    if isinstance(value, TracedList):
+        return call(runtime.list_len, value) > 0
+    return call(bool, value)
+
+
+def _to_graph_list(value: Any) -> TracedList:
+    """A Python list of numbers/graph values as a graph list in the current region."""
+    if isinstance(value, TracedList):
+        return value
+    lst = new_list()
+    for item in value:
+        lst.append(item)
+    return lst
+
+
+def _coerce(value: Any, target: Any) -> Any:
+    """value (in the current region) as a graph value of exactly type ``target``."""
+    if isinstance(target, ListType):
+        if isinstance(value, TracedList) and value.type.elem is not None:
+            return value
+        if isinstance(value, TracedList) or not value:
+            return _placeholder_of_type(target)
+        return _to_graph_list(value)
+    traced = value if isinstance(value, Traced) else const(value)
+    if traced.type != target:
+        traced = call(runtime.coerce, traced, target.dtype, target.flavor)
+    return traced
+
+
+def _placeholder_of_type(t: Any) -> Any:
+    """A value of type t for a path whose value is never used (or an empty list)."""
+    if isinstance(t, ListType):
+        from .functions import Call
+
+        return TracedList(add_node(Op.CALL, (), Call(runtime.list_new, (), {}), t))
+    return const(t.zero())
+
+
+def _placeholder(like: Any) -> Any:
+    """A value of like's type for a path whose value is never used."""
+    return _placeholder_of_type(like.type) if is_graph_value(like) else like
+
+
+def _value_type(value: Any) -> Any:
+    if isinstance(value, (Traced, TracedList)):
+        return value.type
+    if type(value) is list:
+        return ListType(_value_type(value[0]) if value else None)
+    return type_of(value)
+
+
+def _join_types(a: Any, b: Any, name: str, where: str, in_loop: bool) -> Any:
+    if isinstance(a, ListType) or isinstance(b, ListType):
+        if not (isinstance(a, ListType) and isinstance(b, ListType)):
+            raise LoopTypeError(f"variable '{name}' is a list on one path only ({where})",
+                                user_location())
+        if a.elem is None or b.elem is None:
+            return a if b.elem is None else b
+        join_tensor_types(a.elem, b.elem, f"{name}[...]", where, in_loop=in_loop)
+        return a
+    return join_tensor_types(a, b, name, where, in_loop=in_loop)
+
+
+def _same_python_value(a: Any, b: Any) -> bool:
+    if a is b:
+        return True
+    if type(a) is not type(b) or is_graph_value(a):
+        return False
+    try:
+        if isinstance(a, np.ndarray):
+            return a.dtype == b.dtype and a.shape == b.shape and bool(np.all(a == b))
+        return bool(a == b)
+    except Exception:
+        return False
+
+
+# --- cond ---------------------------------------------------------------------------
+
+class _Branch:
+    def __init__(self, builder: RegionBuilder, outputs: list[Any]) -> None:
+        self.builder = builder
+        self.outputs = outputs
+
+
+def _trace_branch(fn: Callable, init: State, description: str) -> _Branch:
+    with region(description) as builder:
+        outputs = fn(*[_fresh(v) for v in init])
+    return _Branch(builder, list(outputs))
+
+
+class _Merge:
+    """Collects the (then, else) result pairs of a cond and rebuilds Python values."""
+
+    def __init__(self, then: _Branch, other: _Branch, where: str) -> None:
+        self.then, self.other, self.where = then, other, where
+        self.pairs: list[tuple[Node, Node]] = []
+
+    def merge(self, name: str, a: Any, b: Any) -> Callable[[list[Any]], Any]:
+        """Return a function that rebuilds the merged value from the cond's outputs."""
+        then, other = self.then, self.other
+        if then.builder.diverged and not other.builder.diverged:
+            with reenter(then.builder):
+                a = _placeholder(b)
+        elif other.builder.diverged and not then.builder.diverged:
+            with reenter(other.builder):
+                b = _placeholder(a)
+        if a is b or (is_graph_value(a) and is_graph_value(b) and a.node is b.node):
+            return lambda outs: a if not is_graph_value(a) else wrap(a.node)
+        if isinstance(a, Undefined) or isinstance(b, Undefined):
+            reason = (f"is assigned in only one branch of the if at {self.where}, so it has no "
+                      "value after the if on the other path; assign it in both branches or "
+                      "before the if")
+            return lambda outs: Undefined(name, reason)
+        if isinstance(a, UndefinedReturn) and isinstance(b, UndefinedReturn):
+            return lambda outs: a
+        if isinstance(a, UndefinedReturn):
+            with reenter(then.builder):
+                a = _placeholder(b)
+        if isinstance(b, UndefinedReturn):
+            with reenter(other.builder):
+                b = _placeholder(a)
+        if type(a) in (tuple, list) and type(a) is type(b) and len(a) == len(b) and not (
+            isinstance(a, list) and isinstance(b, TracedList)
+        ):
+            parts = [self.merge(f"{name}[{i}]", x, y) for i, (x, y) in enumerate(zip(a, b))]
+            kind = type(a)
+            return lambda outs: kind(p(outs) for p in parts)
+        if _same_python_value(a, b):
+            return lambda outs: a
+        if not (_is_number(a) or isinstance(a, (list, TracedList))) or not (
+            _is_number(b) or isinstance(b, (list, TracedList))
+        ):
+            raise StagingError(
+                f"variable '{name}' holds different Python values in the two branches of the "
+                f"if at {self.where} ({_short(a)} / {_short(b)}); a graph can only choose "
+                "between numbers, arrays and lists at run time", user_location())
+        target = _join_types(_value_type(a), _value_type(b), name, self.where, in_loop=False)
+        with reenter(then.builder):
+            na = _coerce(a, target).node
+        with reenter(other.builder):
+            nb = _coerce(b, target).node
+        index = len(self.pairs)
+        self.pairs.append((na, nb))
+        return lambda outs: outs[index]
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) < 40 else text[:37] + "..."
+
+
+def staged_cond(
+    pred: Any, then_fn: Callable, else_fn: Callable, init: State, names: Sequence[str]
+) -> list[Any]:
+    """Trace both branches into a COND node; return the variables' values after it."""
+    where = _where()
+    pred = as_predicate(pred)
+    outer = current()
+    entry_token = outer.token
+    then = _trace_branch(then_fn, init, f"the if branch at {where}")
+    other = _trace_branch(else_fn, init, f"the else branch at {where}")
+    merger = _Merge(then, other, where)
+    rebuild = [merger.merge(n, a, b) for n, a, b in zip(names, then.outputs, other.outputs)]
+    pairs = list(merger.pairs)
+    effects = then.builder.token is not entry_token or other.builder.token is not entry_token
+    if effects:
+        pairs.append((then.builder.token, other.builder.token))
+    then.builder.region.results = tuple(a for a, _ in pairs)
+    other.builder.region.results = tuple(b for _, b in pairs)
+    node = add_node(Op.COND, (pred.node,), (then.builder.region, other.builder.region),
+                    TupleType(tuple(a.type for a, _ in pairs)))
+    projs = [outer.add(Node(Op.PROJ, (node,), i, a.type, node.loc))
+             for i, (a, _) in enumerate(pairs)]
+    if effects:
+        outer.token = projs.pop()
+    outs = [wrap(p) for p in projs]
+    if then.builder.diverged and other.builder.diverged:
+        outer.diverged = True
+    return [r(outs) for r in rebuild]
+
+
+def if_stmt(cond: Any, body: Callable, orelse: Callable, names: Sequence[str],
+            init: State) -> tuple:
+    """``if cond: body else: orelse`` over the variables ``names``."""
+    if isinstance(cond, Undefined):
+        raise cond.error()
+    if not is_graph_value(cond):
+        return tuple(body(*init) if cond else orelse(*init))
+    return tuple(staged_cond(cond, body, orelse, init, names))
+
+
+def if_exp(cond: Any, if_true: Callable, if_false: Callable) -> Any:
+    """``if_true() if cond else if_false()``."""
+    if not is_graph_value(cond):
+        return if_true() if cond else if_false()
+    return staged_cond(cond, lambda: (if_true(),), lambda: (if_false(),), (), ("<if-exp>",))[0]
+
+
+def and_(first: Callable, second: Callable) -> Any:
+    """``first() and second()`` with short-circuit evaluation of second."""
+    a = first()
+    if not is_graph_value(a):
+        return a and second()
+    return staged_cond(a, lambda: (second(),), lambda: (a,), (), ("<and>",))[0]
+
+
+def or_(first: Callable, second: Callable) -> Any:
+    """``first() or second()`` with short-circuit evaluation of second."""
+    a = first()
+    if not is_graph_value(a):
+        return a or second()
+    return staged_cond(a, lambda: (a,), lambda: (second(),), (), ("<or>",))[0]
+
+
+def not_(value: Any) -> Any:
+    """``not value``."""
+    if isinstance(value, TracedList):
+        return call(runtime.list_len, value) == 0
+    if is_graph_value(value):
+        return call(_not, value)
+    return not value
+
+
+def _not(value: Any) -> bool:
+    return not value
+
+
+# --- while ----------------------------------------------------------------------------
+
+GRAPH, LIST, UNDEF, RETURN, STATIC = "graph", "list", "undefined", "return", "static"
+
+
+class _Slot:
+    """How one loop variable is carried: as a graph value, or not at all."""
+
+    def __init__(self, name: str, value: Any) -> None:
+        self.name = name
+        self.init = value
+        self.type: Any = None
+        if isinstance(value, Undefined):
+            self.kind = UNDEF
+        elif isinstance(value, UndefinedReturn):
+            self.kind = RETURN
+        elif isinstance(value, (Traced, TracedList)) or _is_number(value):
+            self.kind, self.type = GRAPH, _value_type(value)
+        elif type(value) is list:
+            self.kind, self.type = LIST, ListType(None)
+        else:
+            self.kind = STATIC
+
+    @property
+    def carried(self) -> bool:
+        return self.kind == GRAPH or (self.kind == LIST and self.type.elem is not None)
+
+
+def _body_args(builder: RegionBuilder, slots: list[_Slot]) -> list[Any]:
+    args = []
+    for slot in slots:
+        if slot.carried:
+            args.append(wrap(builder.add_param(slot.type)))
+        elif slot.kind == LIST:
+            args.append(list(slot.init))
+        else:
+            args.append(_fresh(slot.init))
+    builder.token = builder.add_param(TOKEN)
+    return args
+
+
+def _refine(slots: list[_Slot], outputs: Sequence[Any], where: str) -> bool:
+    """Update slot types from one traced body; return whether anything changed."""
+    changed = False
+    for slot, out in zip(slots, outputs):
+        if slot.kind == UNDEF or (slot.kind == RETURN and isinstance(out, UndefinedReturn)):
+            continue
+        if slot.kind == RETURN:
+            slot.kind, slot.type, changed = GRAPH, _value_type(out), True
+            continue
+        if slot.kind == STATIC:
+            if not _same_python_value(slot.init, out):
+                raise StagingError(
+                    f"variable '{slot.name}' changes its Python value ({_short(slot.init)} -> "
+                    f"{_short(out)}) inside the graph loop at {where}; a graph loop can only "
+                    "carry numbers, arrays and lists", user_location())
+            continue
+        if isinstance(out, Undefined):
+            raise out.error()
+        if not (_is_number(out) or isinstance(out, (list, TracedList))):
+            raise StagingError(
+                f"variable '{slot.name}' becomes a {type(out).__name__} inside the graph loop "
+                f"at {where}; a graph loop can only carry numbers, arrays and lists",
+                user_location())
+        if slot.kind == LIST and type(out) is list and _same_python_value(slot.init, out):
+            continue
+        joined = _join_types(slot.type, _value_type(out), slot.name, where, in_loop=True)
+        if joined != slot.type:
+            slot.type, changed = joined, True
+            slot.kind = GRAPH if isinstance(joined, TensorType) else LIST
+    return changed
+
+
+def staged_while(test: Callable, body: Callable, names: Sequence[str], init: State) -> list:
+    """Trace a WHILE node; return the variables' values after the loop."""
+    where = _where()
+    slots = [_Slot(n, v) for n, v in zip(names, init)]
+    for _ in range(len(slots) + 2):
+        with region(f"the loop at {where}") as body_b:
+            args = _body_args(body_b, slots)
+            outputs = list(body(*args))
+        if not _refine(slots, outputs, where):
+            break
+    else:
+        raise LoopTypeError(f"the types of the loop variables at {where} do not settle",
+                            user_location())
+    carried = [i for i, s in enumerate(slots) if s.carried]
+    with reenter(body_b):
+        body_b.region.results = (
+            *(_coerce(outputs[i], slots[i].type).node for i in carried), body_b.token)
+    with region(f"the loop condition at {where}") as test_b:
+        test_args = _body_args(test_b, slots)
+        entry = test_b.token
+        pred = test(*test_args)
+        if not is_graph_value(pred):
+            pred = const(bool(pred))
+        test_b.region.results = (as_predicate(pred).node,)
+        if test_b.token is not entry:
+            raise StagingError(f"the condition of the loop at {where} has side effects "
+                               "(print/assert); move them into the loop body", user_location())
+    outer = current()
+    inputs = tuple(_initial(slots[i]).node for i in carried)
+    types = tuple(slots[i].type for i in carried) + (TOKEN,)
+    node = add_node(Op.WHILE, (*inputs, outer.token), (test_b.region, body_b.region),
+                    TupleType(types))
+    projs = [outer.add(Node(Op.PROJ, (node,), k, t, node.loc)) for k, t in enumerate(types)]
+    outer.token = projs.pop()
+    result = []
+    values = iter(projs)
+    for slot in slots:
+        if slot.carried:
+            result.append(wrap(next(values)))
+        elif slot.kind == UNDEF:
+            result.append(Undefined(slot.name, (
+                f"is assigned only inside the graph loop at {where}, so it has no value "
+                "after the loop; assign it before the loop")))
+        else:
+            result.append(slot.init)
+    return result
+
+
+def _initial(slot: _Slot) -> Any:
+    """The graph value a carried loop variable enters the loop with."""
+    if isinstance(slot.init, UndefinedReturn):
+        return _placeholder_of_type(slot.type)
+    return _coerce(slot.init, slot.type)
+
+
+def while_stmt(test: Callable, body: Callable, names: Sequence[str], init: State) -> tuple:
+    """``while test(): body()`` over the loop variables ``names``."""
+    state = tuple(init)
+    while True:
+        cond = test(*state)
+        if isinstance(cond, Undefined):
+            raise cond.error()
+        if is_graph_value(cond):
+            return tuple(staged_while(test, body, names, state))
+        if not cond:
+            return state
+        state = tuple(body(*state))
+
+
+# --- for ------------------------------------------------------------------------------
+
+def for_stmt(iterable: Any, extra_test: Callable | None, body: Callable,
+             names: Sequence[str], init: State) -> tuple:
+    """``for target in iterable: body(target)``; ``extra_test`` ends it early (break)."""
+    from .iteration import as_graph_sequence
+
+    sequence = as_graph_sequence(iterable)
+    if sequence is None:
+        return _python_for(iterable, extra_test, body, names, init)
+    length = sequence.length()
+
+    def test(index: Any, *state: Any) -> Any:
+        more = index < length
+        if extra_test is None:
+            return more
+        return and_(lambda: more, lambda: extra_test(*state))
+
+    def step(index: Any, *state: Any) -> tuple:
+        return (index + 1, *body(sequence.item(index), *state))
+
+    out = staged_while(test, step, ("<index>", *names), (0, *init))
+    return tuple(out[1:])
+
+
+def _python_for(iterable: Any, extra_test: Callable | None, body: Callable,
+                names: Sequence[str], init: State) -> tuple:
+    state = tuple(init)
+    for item in iterable:
+        if extra_test is not None:
+            go_on = extra_test(*state)
+            if is_graph_value(go_on):
+                state = tuple(staged_cond(
+                    go_on, lambda *s, item=item: body(item, *s), lambda *s: s, state, names))
+                continue
+            if not go_on:
+                break
+        state = tuple(body(item, *state))
+    return state

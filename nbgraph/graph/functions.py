@@ -1,0 +1,232 @@
+"""What the graph knows about the functions CALL nodes apply.
+
+A CALL node holds a ``Call``: a function and an argument template.  This module gives
+each function its display name, its properties (elementwise, effect) and its type
+rule.  The default rule runs NumPy itself on small example values, so dtype promotion,
+result rank and result flavor are NumPy's by construction; functions whose result rank
+depends on argument values (indexing, reshape) have explicit rules below.
+"""
+
+from __future__ import annotations
+
+import builtins
+import operator
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from . import runtime
+from .template import fill, freeze
+from .types import ARRAY, PYTHON, TOKEN, GraphType, ListType, TensorType, result_type_of
+
+OPERATOR_SYMBOLS = {
+    operator.add: "+", operator.sub: "-", operator.mul: "*", operator.truediv: "/",
+    operator.floordiv: "//", operator.mod: "%", operator.pow: "**", operator.matmul: "@",
+    operator.and_: "&", operator.or_: "|", operator.xor: "^", operator.lshift: "<<",
+    operator.rshift: ">>", operator.lt: "<", operator.le: "<=", operator.gt: ">",
+    operator.ge: ">=", operator.eq: "==", operator.ne: "!=", operator.neg: "neg",
+    operator.pos: "pos", operator.invert: "~", operator.not_: "not",
+    operator.getitem: "getitem",
+}
+ELEMENTWISE_OPERATORS = frozenset(OPERATOR_SYMBOLS) - {operator.matmul, operator.getitem}
+EFFECTS = frozenset({runtime.print_effect, runtime.assert_effect, runtime.raise_effect})
+
+
+def function_name(fn: Callable) -> str:
+    """Display name: '+', 'np.sum', 'exp', 'print'."""
+    if fn in OPERATOR_SYMBOLS:
+        return OPERATOR_SYMBOLS[fn]
+    if isinstance(fn, np.ufunc):
+        return fn.__name__
+    name = getattr(fn, "__name__", type(fn).__name__)
+    module = getattr(fn, "__module__", "") or ""
+    if module.startswith("numpy"):
+        return f"np.{name}"
+    return name.removesuffix("_effect")
+
+
+def is_elementwise(fn: Callable) -> bool:
+    """Whether fn maps elements independently with broadcasting (ufuncs, operators)."""
+    return fn in ELEMENTWISE_OPERATORS or isinstance(fn, np.ufunc)
+
+
+def is_effect(fn: Callable) -> bool:
+    """Whether fn has a side effect (ordered by the effect token, never removed)."""
+    return fn in EFFECTS
+
+
+@dataclass(frozen=True, eq=False)
+class Call:
+    """A function applied to an argument template whose Holes are the node's inputs."""
+
+    fn: Callable
+    args: tuple
+    kwargs: dict
+
+    @property
+    def name(self) -> str:
+        return function_name(self.fn)
+
+    def apply(self, values: Any) -> Any:
+        """Run the call on concrete input values."""
+        return self.fn(*fill(self.args, values), **fill(self.kwargs, values))
+
+    def key(self) -> tuple:
+        """Hashable identity for common-subexpression elimination."""
+        return (self.fn, freeze(self.args), freeze(self.kwargs))
+
+
+class TypeInferenceError(Exception):
+    """A result type could not be determined (the message says why)."""
+
+
+def infer(call: Call, input_types: list[GraphType]) -> GraphType:
+    """The static type of ``call`` applied to inputs of ``input_types``."""
+    rule = _RULES.get(call.fn)
+    if rule is not None:
+        return rule(call, input_types)
+    return _by_example(call, [_example(t) for t in input_types])
+
+
+def _example(t: GraphType) -> Any:
+    if isinstance(t, TensorType):
+        return t.example()
+    raise TypeInferenceError(f"a {t.describe()} cannot be used here")
+
+
+def _by_example(call: Call, examples: list[Any], args: Any = None) -> GraphType:
+    """Run the call on example values and read off the result's type."""
+    args = call.args if args is None else args
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = call.fn(*fill(args, examples), **fill(call.kwargs, examples))
+    rtype = result_type_of(result)
+    if rtype is None:
+        raise TypeInferenceError(
+            f"{call.name} returned a {type(result).__name__}, which graph mode cannot hold"
+        )
+    return rtype
+
+
+def _index_example(t: GraphType) -> Any:
+    """An example index value that is valid on size-1 dimensions."""
+    if isinstance(t, TensorType) and t.dtype.kind in "iu":
+        return t.example() * 0
+    return _example(t)
+
+
+def _zero_python_ints(template: Any) -> Any:
+    """Replace constant integer indices by 0 / -1 so they fit example arrays of size 1."""
+    if type(template) is int:
+        return 0 if template >= 0 else -1
+    if type(template) is tuple:
+        return tuple(_zero_python_ints(x) for x in template)
+    if type(template) is list:
+        return [_zero_python_ints(x) for x in template]
+    return template
+
+
+def _rule_getitem(call: Call, types: list[GraphType]) -> GraphType:
+    if isinstance(types[0], ListType):
+        return types[0].elem
+    args = (call.args[0], _zero_python_ints(call.args[1]))
+    return _by_example(call, [_index_example(t) for t in types], args)
+
+
+def _rule_setitem(call: Call, types: list[GraphType]) -> GraphType:
+    target = types[0]
+    index_args = (call.args[0], _zero_python_ints(call.args[1]), call.args[2])
+    examples = [_index_example(t) for t in types]
+    examples[0] = target.example() if isinstance(target, TensorType) else _example(target)
+    _by_example(call, examples, index_args)
+    return TensorType(target.dtype, target.ndim, ARRAY)
+
+
+def _rule_reshape(call: Call, types: list[GraphType]) -> GraphType:
+    x = types[0]
+    shape = fill(call.args[1], types)
+    ndim = len(shape) if isinstance(shape, (tuple, list)) else 1
+    return TensorType(x.dtype, ndim, ARRAY)
+
+
+def _rule_squeeze(call: Call, types: list[GraphType]) -> GraphType:
+    if call.kwargs.get("axis") is None and len(call.args) < 2:
+        raise TypeInferenceError(
+            "np.squeeze without axis depends on run-time shapes; pass axis= explicitly"
+        )
+    return _by_example(call, [_example(t) for t in types])
+
+
+def _rule_python_int(call: Call, types: list[GraphType]) -> GraphType:
+    return TensorType(np.dtype(np.int64), 0, PYTHON)
+
+
+def _rule_token(call: Call, types: list[GraphType]) -> GraphType:
+    return TOKEN
+
+
+def _rule_list_new(call: Call, types: list[GraphType]) -> GraphType:
+    return ListType(None)
+
+
+def _rule_list_append(call: Call, types: list[GraphType]) -> GraphType:
+    lst, item = types
+    if not isinstance(item, TensorType):
+        raise TypeInferenceError(f"cannot append a {item.describe()} to a list in a graph")
+    if lst.elem is not None and (lst.elem.dtype, lst.elem.ndim) != (item.dtype, item.ndim):
+        raise TypeInferenceError(
+            f"the list holds {lst.elem.describe()} items but a {item.describe()} is appended; "
+            "all items of a list built in a graph loop need one dtype and rank"
+        )
+    return ListType(item if lst.elem is None else lst.elem)
+
+
+def _rule_list_to_array(call: Call, types: list[GraphType]) -> GraphType:
+    elem = types[0].elem
+    if elem is None:
+        raise TypeInferenceError("cannot make an array from a list that is never appended to")
+    how, kwargs = call.args[1], call.args[2]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return result_type_of(how([elem.example()], **kwargs))
+
+
+def _rule_select(call: Call, types: list[GraphType]) -> GraphType:
+    return types[1]
+
+
+def _rule_coerce(call: Call, types: list[GraphType]) -> GraphType:
+    return TensorType(call.args[1], types[0].ndim, call.args[2])
+
+
+def _rule_broadcast_to(call: Call, types: list[GraphType]) -> GraphType:
+    shape = fill(call.args[1], types)
+    ndim = len(shape) if isinstance(shape, (tuple, list)) else 1
+    return TensorType(types[0].dtype, ndim, ARRAY)
+
+
+_RULES: dict[Callable, Callable[[Call, list[GraphType]], GraphType]] = {
+    operator.getitem: _rule_getitem,
+    runtime.setitem: _rule_setitem,
+    np.reshape: _rule_reshape,
+    np.squeeze: _rule_squeeze,
+    np.broadcast_to: _rule_broadcast_to,
+    runtime.shape_dim: _rule_python_int,
+    runtime.list_len: _rule_python_int,
+    runtime.list_new: _rule_list_new,
+    runtime.list_append: _rule_list_append,
+    runtime.list_to_array: _rule_list_to_array,
+    runtime.select: _rule_select,
+    runtime.coerce: _rule_coerce,
+    runtime.range_len: _rule_python_int,
+    **{fn: _rule_token for fn in EFFECTS},
+}
+
+# Python builtins that graph code may apply to graph values; all others are rejected.
+STAGEABLE_BUILTINS = frozenset({
+    builtins.abs, builtins.int, builtins.float, builtins.bool, builtins.complex,
+    builtins.round, builtins.min, builtins.max, builtins.pow, builtins.divmod, builtins.len,
+})

@@ -1,0 +1,52 @@
+"""Common-subexpression elimination: one node per distinct pure computation.
+
+A node in a nested region may reuse an equal node of an enclosing region (it was
+computed before the region runs); never the other way round.
+"""
+
+from __future__ import annotations
+
+from collections import ChainMap
+
+from ..functions import is_effect
+from ..ir import Graph, Node, Op, Region
+from ..template import freeze
+from .rewrite import substitute
+
+
+def _key(node: Node) -> tuple | None:
+    if node.op is Op.CALL and not is_effect(node.arg.fn):
+        return ("call", node.arg.key(), node.inputs, node.type)
+    if node.op is Op.CONST and node.type is not None:
+        return ("const", freeze(node.arg), node.type)
+    if node.op is Op.PROJ:
+        return ("proj", node.inputs, node.arg)
+    return None
+
+
+def _scan(region: Region, table: ChainMap, subst: dict[Node, Node]) -> None:
+    for node in region.nodes:
+        inputs = tuple(subst.get(i, i) for i in node.inputs)
+        probe = Node(node.op, inputs, node.arg, node.type, node.loc)
+        key = _key(probe)
+        if key is not None:
+            try:
+                existing = table.get(key)
+            except TypeError:  # unhashable constant
+                existing, key = None, None
+            if existing is not None:
+                subst[node] = existing
+                continue
+            if key is not None:
+                table[key] = node
+        for sub in node.regions():
+            _scan(sub, table.new_child(), subst)
+
+
+def eliminate_common_subexpressions(graph: Graph) -> Graph:
+    """Merge equal pure nodes, in place; returns the graph."""
+    subst: dict[Node, Node] = {}
+    _scan(graph.body, ChainMap(), subst)
+    if subst:
+        substitute(graph.body, subst)
+    return graph

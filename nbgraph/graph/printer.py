@@ -1,0 +1,58 @@
+"""A readable text dump of a graph (``str(graph)``), one node per line."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .ir import Graph, Node, Op, Region
+from .template import fill
+
+
+def format_graph(graph: Graph) -> str:
+    names: dict[Node, str] = {}
+    lines = [f"graph {graph.name}"]
+
+    def name(node: Node) -> str:
+        if node not in names:
+            names[node] = f"%{len(names)}"
+        return names[node]
+
+    def region(r: Region, indent: str) -> None:
+        if r.params:
+            lines.append(f"{indent}params {', '.join(name(p) for p in r.params)}")
+        for node in r.nodes:
+            args = _arguments(node, name)
+            where = f"  # line {node.loc.lineno}" if node.loc else ""
+            label = node.label() if node.op is not Op.CALL else f"call {node.label()}"
+            lines.append(f"{indent}{name(node)} = {label}({args}) : {node.type}{where}")
+            for sub_name, sub in zip(_region_names(node), node.regions()):
+                lines.append(f"{indent}  {sub_name}:")
+                region(sub, indent + "    ")
+        lines.append(f"{indent}results {', '.join(name(x) for x in r.results)}")
+
+    region(graph.body, "  ")
+    return "\n".join(lines)
+
+
+def _region_names(node: Node) -> tuple[str, ...]:
+    return ("then", "else") if node.op is Op.COND else ("test", "body")
+
+
+class _Named:
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def _arguments(node: Node, name: Callable[[Node], str]) -> str:
+    """Inputs by name; a CALL shows its whole argument template."""
+    if node.op is not Op.CALL:
+        return ", ".join(name(i) for i in node.inputs)
+    values = [_Named(name(i)) for i in node.inputs]
+    call = node.arg
+    parts = [repr(a) for a in fill(call.args, values)]
+    parts += [f"{k}={v!r}" for k, v in fill(call.kwargs, values).items()]
+    text = ", ".join(parts)
+    return text if len(text) <= 80 else text[:77] + "..."

@@ -1,0 +1,75 @@
+"""Flattening nested Python arguments and results into graph leaves and back.
+
+Numbers and arrays are leaves (graph parameters or results); tuples, lists and dicts
+are structure; anything else is a static value kept in the tree.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .types import type_of
+
+
+class Static:
+    """A non-numeric value carried in the tree as is (also part of the trace key)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return f"Static({self.value!r})"
+
+
+LEAF = "leaf"
+
+
+def flatten(value: Any, is_leaf: Any = None) -> tuple[list[Any], Any]:
+    """(leaves, tree) for a nested value."""
+    leaves: list[Any] = []
+    leaf_test = is_leaf or (lambda v: type_of(v) is not None)
+
+    def walk(v: Any) -> Any:
+        if leaf_test(v):
+            leaves.append(v)
+            return LEAF
+        if type(v) in (tuple, list):
+            return (type(v), tuple(walk(x) for x in v))
+        if type(v) is dict:
+            return (dict, tuple(v), tuple(walk(x) for x in v.values()))
+        return Static(v)
+
+    return leaves, walk(value)
+
+
+def unflatten(tree: Any, leaves: Any) -> Any:
+    """Inverse of flatten."""
+    it = iter(leaves)
+
+    def build(t: Any) -> Any:
+        if t is LEAF:
+            return next(it)
+        if isinstance(t, Static):
+            return t.value
+        if t[0] is dict:
+            return dict(zip(t[1], (build(x) for x in t[2])))
+        return t[0](build(x) for x in t[1])
+
+    return build(tree)
+
+
+def tree_key(tree: Any) -> Any:
+    """A hashable key for a tree's structure and static values."""
+    if tree is LEAF:
+        return LEAF
+    if isinstance(tree, Static):
+        try:
+            hash(tree.value)
+            return ("static", type(tree.value), tree.value)
+        except TypeError:
+            return ("static-id", id(tree.value))
+    if tree[0] is dict:
+        return ("dict", tree[1], tuple(tree_key(x) for x in tree[2]))
+    return (tree[0].__name__, tuple(tree_key(x) for x in tree[1]))

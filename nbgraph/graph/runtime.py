@@ -1,0 +1,124 @@
+"""Functions that graph CALL nodes apply at run time beyond NumPy's own.
+
+Each is pure (returns a new value) except the effects, which take and return the effect
+token so their order is part of the dataflow.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .template import Text
+
+
+class ConsList:
+    """An immutable list that appends in O(1): the run-time value of a graph list."""
+
+    __slots__ = ("head", "length", "tail")
+
+    def __init__(self, tail: ConsList | None, head: Any, length: int) -> None:
+        self.tail = tail
+        self.head = head
+        self.length = length
+
+    def to_list(self) -> list[Any]:
+        out: list[Any] = []
+        node: ConsList | None = self
+        while node is not None and node.length:
+            out.append(node.head)
+            node = node.tail
+        out.reverse()
+        return out
+
+
+EMPTY_LIST = ConsList(None, None, 0)
+
+
+def list_new() -> ConsList:
+    """An empty graph list."""
+    return EMPTY_LIST
+
+
+def list_append(lst: ConsList, item: Any) -> ConsList:
+    """lst + [item], sharing lst."""
+    return ConsList(lst, item, lst.length + 1)
+
+
+def list_len(lst: ConsList) -> int:
+    """len(lst)."""
+    return lst.length
+
+
+def list_getitem(lst: ConsList, index: Any) -> Any:
+    """lst[index] (Python list indexing rules, negative indices included)."""
+    return lst.to_list()[index]
+
+
+def list_to_array(lst: ConsList, how: Any, kwargs: dict[str, Any]) -> np.ndarray:
+    """np.array(lst) / np.stack(lst) / ... of a graph list."""
+    return how(lst.to_list(), **kwargs)
+
+
+def setitem(x: Any, index: Any, value: Any) -> np.ndarray:
+    """Functional ``x[index] = value``: a copy of x with the update."""
+    out = np.array(x, copy=True)
+    out[index] = value
+    return out
+
+
+def shape_dim(x: Any, axis: int) -> int:
+    """x.shape[axis] as a Python int."""
+    return np.shape(x)[axis]
+
+
+def astype(x: Any, dtype: Any, copy: bool = True) -> Any:
+    """x.astype(dtype), also for Python scalars (which eager code would not call it on)."""
+    return x.astype(dtype, copy=copy)
+
+
+def to_text(value: Any) -> str:
+    """str(value) for print and messages."""
+    return value.render() if isinstance(value, Text) else str(value)
+
+
+def print_effect(token: None, *values: Any, sep: Any = " ", end: Any = "\n") -> None:
+    """print(*values, sep=sep, end=end), in the order the effect token gives."""
+    print(*(to_text(v) for v in values), sep=sep, end=end)
+
+
+def assert_effect(token: None, cond: Any, *message: Any) -> None:
+    """assert cond, message."""
+    if not cond:
+        if message:
+            msg = message[0]
+            raise AssertionError(msg.render() if isinstance(msg, Text) else msg)
+        raise AssertionError
+
+
+def raise_effect(token: None, exc_type: type, *args: Any) -> None:
+    """raise exc_type(*args)."""
+    raise exc_type(*(a.render() if isinstance(a, Text) else a for a in args))
+
+
+def select(pred: Any, a: Any, b: Any) -> Any:
+    """a if pred else b (both already computed)."""
+    return a if pred else b
+
+
+_PY_TYPES = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
+
+
+def coerce(x: Any, dtype: np.dtype, flavor: str) -> Any:
+    """x converted to ``dtype`` with the given flavor ('python', 'scalar', 'array')."""
+    if flavor == "python":
+        return _PY_TYPES[dtype.kind](x)
+    if flavor == "scalar":
+        return dtype.type(x)
+    return np.asarray(x, dtype=dtype)
+
+
+def range_len(start: Any, stop: Any, step: Any) -> int:
+    """len(range(start, stop, step)) for run-time bounds (ValueError for step 0)."""
+    return len(range(int(start), int(stop), int(step)))

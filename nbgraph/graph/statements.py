@@ -1,0 +1,115 @@
+"""Statements with effects or Python-only meaning, staged: print, assert, raise,
+f-strings, list.append and item assignment.
+"""
+
+from __future__ import annotations
+
+import string
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from ..errors.exceptions import StagingError
+from ..errors.origins import user_location
+from . import runtime
+from .template import Text
+from .tracing import Traced, call, current, effect, is_graph_value, is_staged, lift
+
+
+def _has_graph_value(value: Any) -> bool:
+    if is_graph_value(value) or isinstance(value, Text):
+        return True
+    if type(value) in (tuple, list):
+        return any(_has_graph_value(v) for v in value)
+    return False
+
+
+def print_stmt(*values: Any, sep: Any = " ", end: Any = "\n", file: Any = None,
+               flush: bool = False) -> None:
+    """print(...): a graph effect, so it prints on every run, in program order."""
+    if file is not None and file is not sys.stdout:
+        raise StagingError("print(file=...) is not supported in graph mode", user_location())
+    effect(runtime.print_effect, *values, sep=sep, end=end)
+
+
+def assert_stmt(cond: Any, message: Callable[[], Any] | None = None) -> None:
+    """assert cond, message()."""
+    if not is_graph_value(cond):
+        if cond:
+            return
+        if not is_staged():
+            raise AssertionError(*((message(),) if message else ()))
+        cond = lift(False)
+    args = (message(),) if message else ()
+    effect(runtime.assert_effect, cond, *args)
+
+
+def raise_stmt(exc: Any) -> None:
+    """raise exc: at trace time at the top level, as a graph effect in a staged branch."""
+    if isinstance(exc, type):
+        exc = exc()
+    if not is_staged():
+        raise exc
+    if not isinstance(exc, BaseException):
+        raise TypeError("exceptions must derive from BaseException")
+    effect(runtime.raise_effect, type(exc), *exc.args)
+    current().diverged = True
+
+
+def fstring(*parts: Any) -> Any:
+    """An f-string: a str, or a Text formatted at run time when it holds graph values."""
+    if not any(not isinstance(p, str) and _has_graph_value(p[0]) for p in parts):
+        return Text(parts).render()
+    return Text(parts)
+
+
+def format_text(template: str, *args: Any, **kwargs: Any) -> Any:
+    """template.format(*args, **kwargs), staged like an f-string."""
+    if not (_has_graph_value(args) or _has_graph_value(list(kwargs.values()))):
+        return template.format(*args, **kwargs)
+    parts: list[Any] = []
+    auto = 0
+    for literal, field, spec, conversion in string.Formatter().parse(template):
+        if literal:
+            parts.append(literal)
+        if field is None:
+            continue
+        if field == "":
+            value, auto = args[auto], auto + 1
+        elif field.isdigit():
+            value = args[int(field)]
+        elif field.isidentifier():
+            value = kwargs[field]
+        else:
+            raise StagingError(f"format field {{{field}}} is not supported in graph mode",
+                               user_location())
+        parts.append((value, conversion, spec or ""))
+    return Text(tuple(parts))
+
+
+def to_str(value: Any) -> Any:
+    """str(value)."""
+    if is_graph_value(value):
+        return Text(((value, None, ""),))
+    return str(value)
+
+
+def list_append(target: Any, item: Any) -> Any:
+    """target.append(item), returning target (converted code rebinds the name)."""
+    target.append(item)
+    return target
+
+
+def setitem(target: Any, index: Any, value: Any) -> Any:
+    """target[index] = value, returning target (converted code rebinds the name).
+
+    A concrete array updated with a graph value (or at a graph index) becomes a graph
+    value, updated functionally.
+    """
+    if isinstance(target, Traced) or not (is_graph_value(value) or _has_graph_value(index)):
+        target[index] = value
+        return target
+    if hasattr(target, "__array__") and not isinstance(target, (list, dict)):
+        return call(runtime.setitem, target, index, value)
+    target[index] = value
+    return target

@@ -1,0 +1,328 @@
+"""Traced values: what a converted function computes with while it is traced.
+
+A ``Traced`` stands for an array or scalar that exists only when the graph runs.  Every
+operator, NumPy ufunc (``__array_ufunc__``), NumPy function (``__array_function__``) and
+array method applied to it records a CALL node.  Whatever would need its run-time value
+in Python (``bool()``, ``int()``, iteration) raises a StagingError naming the line: in
+converted code those uses were rewritten to graph operators and never get here.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+
+from ..errors.exceptions import StagingError
+from ..errors.origins import user_location
+from . import runtime
+from .types import ARRAY, PYTHON, ListType, TensorType
+
+
+def _call(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    from .tracing import call
+
+    return call(fn, *args, **kwargs)
+
+
+def _binary(op: Any) -> tuple[Any, Any]:
+    def forward(self: Traced, other: Any) -> Any:
+        return _call(op, self, other)
+
+    def reverse(self: Traced, other: Any) -> Any:
+        return _call(op, other, self)
+
+    return forward, reverse
+
+
+def _inplace(op: Any) -> Any:
+    """x op= y: arrays update in place (aliases see it), scalars rebind like Python."""
+
+    def method(self: Traced, other: Any) -> Any:
+        result = _call(op, self, other)
+        if self.type.flavor != ARRAY:
+            return result
+        if result.type.dtype != self.type.dtype:
+            if not np.can_cast(result.type.dtype, self.type.dtype, "same_kind"):
+                raise StagingError(
+                    f"in-place operation cannot cast {result.type.dtype} to "
+                    f"{self.type.dtype} (same_kind casting), as NumPy would refuse",
+                    user_location(),
+                )
+            result = _call(runtime.astype, result, self.type.dtype)
+        self.node = result.node
+        return self
+
+    return method
+
+
+_METHODS = (
+    "sum", "mean", "min", "max", "argmin", "argmax", "prod", "cumsum", "cumprod", "std",
+    "var", "any", "all", "ravel", "flatten", "clip", "round", "dot", "nonzero", "item",
+    "conj", "conjugate", "squeeze", "repeat", "trace", "diagonal", "ptp", "tolist",
+)
+
+
+def call_method(x: Any, name: str, *args: Any, **kwargs: Any) -> Any:
+    """x.name(*args, **kwargs): array methods as graph calls."""
+    return getattr(x, name)(*args, **kwargs)
+
+
+class Traced:
+    """A graph value during tracing.  ``node`` may be rebound by in-place updates."""
+
+    __array_priority__ = 1000
+
+    def __init__(self, node: Any) -> None:
+        self.node = node
+
+    @property
+    def type(self) -> TensorType:
+        return self.node.type
+
+    def __repr__(self) -> str:
+        return f"<traced {self.type.describe()}>"
+
+    __hash__ = object.__hash__
+
+    # --- operators ---------------------------------------------------------------
+    __add__, __radd__ = _binary(operator.add)
+    __sub__, __rsub__ = _binary(operator.sub)
+    __mul__, __rmul__ = _binary(operator.mul)
+    __truediv__, __rtruediv__ = _binary(operator.truediv)
+    __floordiv__, __rfloordiv__ = _binary(operator.floordiv)
+    __mod__, __rmod__ = _binary(operator.mod)
+    __pow__, __rpow__ = _binary(operator.pow)
+    __matmul__, __rmatmul__ = _binary(operator.matmul)
+    __and__, __rand__ = _binary(operator.and_)
+    __or__, __ror__ = _binary(operator.or_)
+    __xor__, __rxor__ = _binary(operator.xor)
+    __lshift__, __rlshift__ = _binary(operator.lshift)
+    __rshift__, __rrshift__ = _binary(operator.rshift)
+    __iadd__ = _inplace(operator.add)
+    __isub__ = _inplace(operator.sub)
+    __imul__ = _inplace(operator.mul)
+    __itruediv__ = _inplace(operator.truediv)
+    __ifloordiv__ = _inplace(operator.floordiv)
+    __imod__ = _inplace(operator.mod)
+    __ipow__ = _inplace(operator.pow)
+    __iand__ = _inplace(operator.and_)
+    __ior__ = _inplace(operator.or_)
+    __ixor__ = _inplace(operator.xor)
+
+    def __lt__(self, other: Any) -> Any:
+        return _call(operator.lt, self, other)
+
+    def __le__(self, other: Any) -> Any:
+        return _call(operator.le, self, other)
+
+    def __gt__(self, other: Any) -> Any:
+        return _call(operator.gt, self, other)
+
+    def __ge__(self, other: Any) -> Any:
+        return _call(operator.ge, self, other)
+
+    def __eq__(self, other: Any) -> Any:  # type: ignore[override]
+        return _call(operator.eq, self, other)
+
+    def __ne__(self, other: Any) -> Any:  # type: ignore[override]
+        return _call(operator.ne, self, other)
+
+    def __neg__(self) -> Any:
+        return _call(operator.neg, self)
+
+    def __pos__(self) -> Any:
+        return _call(operator.pos, self)
+
+    def __invert__(self) -> Any:
+        return _call(operator.invert, self)
+
+    def __abs__(self) -> Any:
+        return _call(abs, self)
+
+    def __divmod__(self, other: Any) -> Any:
+        return _call(divmod, self, other)
+
+    def __rdivmod__(self, other: Any) -> Any:
+        return _call(divmod, other, self)
+
+    # --- indexing ------------------------------------------------------------------
+    def __getitem__(self, index: Any) -> Any:
+        return _call(operator.getitem, self, index)
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        self.node = _call(runtime.setitem, self, index, value).node
+
+    # --- NumPy protocols -------------------------------------------------------------
+    def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        if kwargs.get("out") is not None:
+            raise StagingError(
+                f"np.{ufunc.__name__}(..., out=...) writes into an existing array, which "
+                "graph mode does not do; assign the result instead",
+                user_location(),
+            )
+        fn = ufunc if method == "__call__" else getattr(ufunc, method)
+        return _call(fn, *inputs, **kwargs)
+
+    def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
+        special = _ARRAY_FUNCTIONS.get(func)
+        if special is not None:
+            return special(*args, **kwargs)
+        return _call(func, *args, **kwargs)
+
+    # --- attributes ------------------------------------------------------------------
+    def _require_array(self, what: str) -> None:
+        if self.type.flavor == PYTHON:
+            raise AttributeError(f"'{self.type.python_kind}' object has no attribute '{what}'")
+
+    @property
+    def shape(self) -> tuple:
+        self._require_array("shape")
+        return tuple(_call(runtime.shape_dim, self, axis) for axis in range(self.type.ndim))
+
+    @property
+    def ndim(self) -> int:
+        self._require_array("ndim")
+        return self.type.ndim
+
+    @property
+    def size(self) -> Any:
+        self._require_array("size")
+        return _call(np.size, self)
+
+    @property
+    def dtype(self) -> np.dtype:
+        self._require_array("dtype")
+        return self.type.dtype
+
+    @property
+    def T(self) -> Any:
+        self._require_array("T")
+        return _call(np.transpose, self)
+
+    @property
+    def real(self) -> Any:
+        return _call(np.real, self)
+
+    @property
+    def imag(self) -> Any:
+        return _call(np.imag, self)
+
+    def reshape(self, *shape: Any, **kwargs: Any) -> Any:
+        self._require_array("reshape")
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = tuple(shape[0])
+        return _call(np.reshape, self, shape, **kwargs)
+
+    def transpose(self, *axes: Any) -> Any:
+        self._require_array("transpose")
+        if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
+            axes = tuple(axes[0])
+        return _call(np.transpose, self, axes or None)
+
+    def astype(self, dtype: Any, copy: bool = True) -> Any:
+        self._require_array("astype")
+        return _call(runtime.astype, self, np.dtype(dtype), copy=copy)
+
+    def copy(self) -> Any:
+        self._require_array("copy")
+        return _call(call_method, self, "copy")
+
+    def sort(self, *args: Any, **kwargs: Any) -> None:
+        self._require_array("sort")
+        self.node = _call(np.sort, self, *args, **kwargs).node
+
+    def fill(self, value: Any) -> None:
+        self._require_array("fill")
+        self.node = _call(np.full_like, self, value).node
+
+    def __getattr__(self, name: str) -> Any:
+        if name in _METHODS:
+            self._require_array(name)
+            return lambda *args, **kwargs: _call(call_method, self, name, *args, **kwargs)
+        raise AttributeError(f"graph value of type {self.type.describe()} has no attribute {name!r}")
+
+    # --- uses that need the run-time value -------------------------------------------
+    def _needs_value(self, what: str) -> StagingError:
+        return StagingError(
+            f"{what} needs the value of a {self.type.describe()} that is only known when "
+            "the graph runs. In converted code use graph operations (if/while on it become "
+            "graph control flow); code nbgraph does not convert cannot do this.",
+            user_location(),
+        )
+
+    def __bool__(self) -> bool:
+        raise self._needs_value("bool()/if/while")
+
+    def __len__(self) -> int:
+        raise self._needs_value("len()")
+
+    def __iter__(self) -> Any:
+        raise self._needs_value("iteration")
+
+    def __index__(self) -> int:
+        raise self._needs_value("use as a Python integer (index, range, shape)")
+
+    def __int__(self) -> int:
+        raise self._needs_value("int()")
+
+    def __float__(self) -> float:
+        raise self._needs_value("float()")
+
+    def __complex__(self) -> complex:
+        raise self._needs_value("complex()")
+
+    def __array__(self, *args: Any, **kwargs: Any) -> np.ndarray:
+        raise self._needs_value("conversion to a NumPy array")
+
+    def __format__(self, spec: str) -> str:
+        raise self._needs_value("string formatting")
+
+
+class TracedList:
+    """A list built inside a graph loop (its length is known at run time only)."""
+
+    def __init__(self, node: Any) -> None:
+        self.node = node
+
+    @property
+    def type(self) -> ListType:
+        return self.node.type
+
+    def __repr__(self) -> str:
+        return f"<traced {self.type.describe()}>"
+
+    def append(self, item: Any) -> None:
+        self.node = _call(runtime.list_append, self, item).node
+
+    def __getitem__(self, index: Any) -> Any:
+        return _call(runtime.list_getitem, self, index)
+
+    def __len__(self) -> int:
+        raise StagingError("len() of a list built in a graph loop: use it in converted code",
+                           user_location())
+
+    def __iter__(self) -> Any:
+        raise StagingError(
+            "iterating a list built in a graph loop is not supported; convert it with "
+            "np.array(...) or np.stack(...) first", user_location())
+
+    def __bool__(self) -> bool:
+        raise StagingError("truth value of a list built in a graph loop", user_location())
+
+
+def _shape(x: Any) -> Any:
+    return x.shape if isinstance(x, Traced) else np.shape(x)
+
+
+def _ndim(x: Any) -> Any:
+    return x.ndim if isinstance(x, Traced) else np.ndim(x)
+
+
+def _reshape(x: Any, shape: Any, *args: Any, **kwargs: Any) -> Any:
+    return _call(np.reshape, x, tuple(shape) if isinstance(shape, list) else shape,
+                 *args, **kwargs)
+
+
+_ARRAY_FUNCTIONS = {np.shape: _shape, np.ndim: _ndim, np.reshape: _reshape}

@@ -1,0 +1,206 @@
+"""Tracing: the stack of regions being built and the one way nodes are created.
+
+While a converted function runs on ``Traced`` values, every NumPy operation lands in
+``call``, which infers the result type, tags the node with the user's line and appends
+it to the innermost region.  Control-flow staging (graph/control_flow.py) opens nested
+regions with ``region``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+from ..errors.exceptions import GraphModeError, StagingError
+from ..errors.origins import user_location
+from . import runtime
+from .functions import Call, TypeInferenceError, infer, is_effect
+from .ir import Loc, Node, Op, Region
+from .template import split
+from .types import TOKEN, GraphType, ListType, TensorType, TupleType, type_of
+
+
+class RegionBuilder:
+    """A region under construction, with the current effect token."""
+
+    def __init__(self, parent: RegionBuilder | None, description: str = "") -> None:
+        self.parent = parent
+        self.region = Region()
+        self.defined: set[int] = set()
+        self.token: Node | None = None
+        self.description = description  # e.g. "the staged if at line 4", for errors
+        self.diverged = False  # a raise was staged unconditionally in this region
+
+    def add(self, node: Node) -> Node:
+        self.region.nodes.append(node)
+        self.defined.add(id(node))
+        return node
+
+    def add_param(self, type: GraphType) -> Node:
+        node = Node(Op.PARAM, (), len(self.region.params), type, user_location())
+        self.region.params.append(node)
+        self.defined.add(id(node))
+        return node
+
+    def owner_of(self, node: Node) -> RegionBuilder | None:
+        builder: RegionBuilder | None = self
+        while builder is not None:
+            if id(node) in builder.defined:
+                return builder
+            builder = builder.parent
+        return None
+
+
+class _State(threading.local):
+    def __init__(self) -> None:
+        self.builder: RegionBuilder | None = None
+
+
+_state = _State()
+
+
+def current() -> RegionBuilder:
+    """The innermost region being traced."""
+    if _state.builder is None:
+        raise RuntimeError("no graph is being traced")
+    return _state.builder
+
+
+def is_tracing() -> bool:
+    """Whether a trace is running on this thread."""
+    return _state.builder is not None
+
+
+def is_staged() -> bool:
+    """Whether tracing is inside a graph branch or loop (not the function's top level)."""
+    return _state.builder is not None and _state.builder.parent is not None
+
+
+@contextlib.contextmanager
+def region(description: str = "") -> Iterator[RegionBuilder]:
+    """Open a nested region (a branch or loop body) for the duration of the block."""
+    builder = RegionBuilder(_state.builder, description)
+    if builder.parent is not None:
+        builder.token = builder.parent.token
+    _state.builder = builder
+    try:
+        yield builder
+    finally:
+        _state.builder = builder.parent
+
+
+@contextlib.contextmanager
+def top_region() -> Iterator[RegionBuilder]:
+    """Open the top region of a new graph (nested traces are isolated)."""
+    saved = _state.builder
+    _state.builder = None
+    try:
+        with region() as builder:
+            builder.token = builder.add(Node(Op.CONST, (), None, TOKEN))
+            yield builder
+    finally:
+        _state.builder = saved
+
+
+def is_graph_value(value: Any) -> bool:
+    """Whether value is a traced graph value (array/scalar or list)."""
+    return isinstance(value, (Traced, TracedList))
+
+
+def wrap(node: Node) -> Any:
+    """The Python-side handle for a node's result."""
+    if isinstance(node.type, TensorType):
+        return Traced(node)
+    if isinstance(node.type, ListType):
+        return TracedList(node)
+    if isinstance(node.type, TupleType):
+        loc = node.loc
+        return tuple(
+            wrap(current().add(Node(Op.PROJ, (node,), i, t, loc)))
+            for i, t in enumerate(node.type.items)
+        )
+    raise TypeError(f"cannot wrap a {node.type}")
+
+
+def _check_visible(builder: RegionBuilder, node: Node, loc: Loc | None) -> None:
+    if builder.owner_of(node) is None:
+        raise GraphModeError(
+            "a value computed inside a staged branch or loop is used outside it without "
+            "being assigned to a variable there (e.g. stored in a container or attribute); "
+            "assign it to a local variable instead",
+            loc,
+        )
+
+
+def add_node(op: Op, inputs: tuple[Node, ...], arg: Any, type: GraphType) -> Node:
+    """Append a node to the current region after checking its inputs are in scope."""
+    builder = current()
+    loc = user_location()
+    for node in inputs:
+        _check_visible(builder, node, loc)
+    return builder.add(Node(op, inputs, arg, type, loc))
+
+
+def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    """Record ``fn(*args, **kwargs)`` on graph values; returns the traced result."""
+    (arg_t, kwarg_t), leaves = split((args, kwargs), _is_input)
+    the_call = Call(fn, arg_t, kwarg_t)
+    builder = current()
+    inputs = tuple(builder.token if leaf is _TOKEN else leaf.node for leaf in leaves)
+    try:
+        rtype = infer(the_call, [n.type for n in inputs])
+    except TypeInferenceError as exc:
+        raise StagingError(f"{the_call.name}: {exc}", user_location()) from None
+    node = add_node(Op.CALL, inputs, the_call, rtype)
+    if is_effect(fn):
+        builder.token = node
+        return None
+    return wrap(node)
+
+
+_TOKEN = object()  # stands for the effect token in an effect's arguments
+
+
+def _is_input(value: Any) -> bool:
+    return value is _TOKEN or is_graph_value(value)
+
+
+def effect(fn: Any, *args: Any, **kwargs: Any) -> None:
+    """Record a side effect (print, assert, raise) in program order."""
+    call(fn, _TOKEN, *args, **kwargs)
+
+
+def const(value: Any) -> Traced:
+    """A graph constant holding a concrete number or array."""
+    vtype = type_of(value)
+    if vtype is None:
+        raise StagingError(f"a {type(value).__name__} cannot be a graph value", user_location())
+    return Traced(add_node(Op.CONST, (), value, vtype))
+
+
+def lift(value: Any) -> Any:
+    """value as a graph value: graph values unchanged, numbers and arrays as constants."""
+    if is_graph_value(value):
+        return value
+    return const(value)
+
+
+def new_list() -> TracedList:
+    """An empty graph list."""
+    return call(runtime.list_new)
+
+
+from .traced import Traced, TracedList  # noqa: E402  (Traced needs call() defined above)
+
+
+@contextlib.contextmanager
+def reenter(builder: RegionBuilder) -> Iterator[RegionBuilder]:
+    """Make a closed region current again (to add casts or placeholders to a branch)."""
+    saved = _state.builder
+    _state.builder = builder
+    try:
+        yield builder
+    finally:
+        _state.builder = saved

@@ -1,0 +1,65 @@
+"""Placeholders for variables that have no value on some path.
+
+``Undefined`` stands for a local that is not assigned yet, or that graph mode cannot
+give a value after a staged branch or loop; any use raises UndefinedValueError with the
+reason, so the user sees the variable's name and line instead of a wrong result.
+``UndefinedReturn`` is the return value before any ``return`` ran.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NoReturn
+
+from ..errors.exceptions import UndefinedValueError
+from ..errors.origins import user_location
+
+
+class Undefined:
+    """A variable without a value here; any use raises."""
+
+    __slots__ = ("name", "reason")
+
+    def __init__(self, name: str, reason: str = "") -> None:
+        self.name = name
+        self.reason = reason
+
+    def error(self) -> UndefinedValueError:
+        """The error a use of this variable raises."""
+        if self.reason:
+            return UndefinedValueError(f"variable '{self.name}' {self.reason}", user_location())
+        return UndefinedValueError(
+            f"local variable '{self.name}' referenced before assignment", user_location()
+        )
+
+    def raise_error(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise self.error()
+
+    def __getattr__(self, name: str) -> Any:
+        raise self.error()
+
+    def __repr__(self) -> str:
+        return f"<undefined {self.name}>"
+
+    __bool__ = __len__ = __iter__ = __call__ = __getitem__ = __setitem__ = raise_error
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = raise_error
+    __truediv__ = __rtruediv__ = __floordiv__ = __rfloordiv__ = raise_error
+    __mod__ = __rmod__ = __pow__ = __rpow__ = __matmul__ = __rmatmul__ = raise_error
+    __lt__ = __le__ = __gt__ = __ge__ = __neg__ = __pos__ = __abs__ = raise_error
+    __and__ = __rand__ = __or__ = __ror__ = __invert__ = __index__ = raise_error
+    __int__ = __float__ = __array__ = __format__ = raise_error
+
+
+class UndefinedReturn:
+    """The function's return value before a ``return`` statement ran."""
+
+    def __repr__(self) -> str:
+        return "<no return value yet>"
+
+
+def check_defined(value: Any) -> None:
+    """Raise the variable's error if value is Undefined (also inside tuples/lists)."""
+    if isinstance(value, Undefined):
+        raise value.error()
+    if type(value) in (tuple, list):
+        for item in value:
+            check_defined(item)
