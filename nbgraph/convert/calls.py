@@ -11,6 +11,7 @@ import builtins
 import cmath
 import inspect
 import math
+import os
 import sys
 import sysconfig
 import threading
@@ -27,9 +28,11 @@ from ..graph.traced import _ARRAY_FUNCTIONS
 from ..graph.tracing import TracedList, call, is_graph_value
 from ..graph.undefined import Undefined, check_defined
 
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _LIBRARY_DIRS = tuple(
     {sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["purelib"],
-     sysconfig.get_paths()["platlib"], sys.prefix + "/lib", sys.base_prefix + "/lib"}
+     sysconfig.get_paths()["platlib"], sys.prefix + "/lib", sys.base_prefix + "/lib",
+     _PACKAGE_DIR + os.sep}
 )
 _LIST_CONSUMERS = {np.array, np.asarray, np.stack, np.vstack, np.hstack, np.concatenate}
 

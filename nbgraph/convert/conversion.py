@@ -19,6 +19,7 @@ from .context import Namer
 from .converters.asserts import AssertConverter
 from .converters.breaks import BreakConverter
 from .converters.call_trees import CallConverter
+from .converters.comprehensions import ComprehensionConverter
 from .converters.continues import ContinueConverter
 from .converters.control_flow import ControlFlowConverter
 from .converters.fstrings import FStringConverter
@@ -74,6 +75,7 @@ def convert_ast(fn: Callable) -> ast.FunctionDef:
         ReturnConverter(namer),
         ControlFlowConverter(namer, declared_outside(node)),
         LogicalConverter(namer),
+        ComprehensionConverter(namer),
         FStringConverter(namer),
         CallConverter(namer),
         LocalsInitConverter(namer),

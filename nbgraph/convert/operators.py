@@ -4,8 +4,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..graph.control_flow import and_, for_stmt, if_exp, if_stmt, not_, or_, while_stmt
-from ..graph.statements import assert_stmt, fstring, list_append, raise_stmt, setitem
+from ..graph.control_flow import (
+    and_,
+    for_stmt,
+    if_exp,
+    if_stmt,
+    list_comp,
+    not_,
+    or_,
+    while_stmt,
+)
+from ..graph.statements import (
+    assert_stmt,
+    contains,
+    fstring,
+    list_append,
+    raise_stmt,
+    setitem,
+)
 from ..graph.undefined import Undefined, UndefinedReturn
 from .calls import converted_call
 
@@ -20,12 +36,14 @@ __all__ = [
     "UndefinedReturn",
     "and_",
     "assert_stmt",
+    "contains",
     "converted_call",
     "for_stmt",
     "fstring",
     "if_exp",
     "if_stmt",
     "list_append",
+    "list_comp",
     "not_",
     "or_",
     "raise_stmt",

@@ -10,6 +10,7 @@ and return their new values.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -52,7 +53,7 @@ def _is_number(value: Any) -> bool:
 def _fresh(value: Any) -> Any:
     """A private handle on value for one branch/body (in-place updates stay local)."""
     if isinstance(value, Traced):
-        return Traced(value.node)
+        return Traced(value.node, value.view)
     if isinstance(value, TracedList):
         return TracedList(value.node)
     if type(value) is list:
@@ -141,6 +142,16 @@ def _same_python_value(a: Any, b: Any) -> bool:
         return bool(a == b)
     except Exception:
         return False
+
+
+def _sync_views(before: State, after: Sequence[Any]) -> tuple:
+    """Views of arrays a staged statement updated now look at the new values."""
+    for old, new in zip(before, after):
+        if isinstance(old, Traced) and isinstance(new, Traced) and old.views:
+            for view in old.views:
+                new.add_view(view, view.view[1])
+                view.rebind(call(operator.getitem, new, view.view[1]).node, write_back=False)
+    return tuple(after)
 
 
 # --- cond ---------------------------------------------------------------------------
@@ -255,7 +266,7 @@ def if_stmt(cond: Any, body: Callable, orelse: Callable, names: Sequence[str],
         raise cond.error()
     if not is_graph_value(cond):
         return tuple(body(*init) if cond else orelse(*init))
-    return tuple(staged_cond(cond, body, orelse, init, names))
+    return _sync_views(init, staged_cond(cond, body, orelse, init, names))
 
 
 def if_exp(cond: Any, if_true: Callable, if_false: Callable) -> Any:
@@ -430,7 +441,7 @@ def while_stmt(test: Callable, body: Callable, names: Sequence[str], init: State
         if isinstance(cond, Undefined):
             raise cond.error()
         if is_graph_value(cond):
-            return tuple(staged_while(test, body, names, state))
+            return _sync_views(state, staged_while(test, body, names, state))
         if not cond:
             return state
         state = tuple(body(*state))
@@ -458,7 +469,7 @@ def for_stmt(iterable: Any, extra_test: Callable | None, body: Callable,
         return (index + 1, *body(sequence.item(index), *state))
 
     out = staged_while(test, step, ("<index>", *names), (0, *init))
-    return tuple(out[1:])
+    return _sync_views(init, out[1:])
 
 
 def _python_for(iterable: Any, extra_test: Callable | None, body: Callable,
@@ -475,3 +486,27 @@ def _python_for(iterable: Any, extra_test: Callable | None, body: Callable,
                 break
         state = tuple(body(item, *state))
     return state
+
+
+def list_comp(iterable: Any, element: Callable, conditions: Sequence[Callable] = (),
+              unpack: bool = False) -> Any:
+    """``[element(x) for x in iterable if all(c(x) for c in conditions)]``.
+
+    Over a graph iterable this is a graph loop building a graph list.
+    """
+    def apply(fn: Callable, item: Any) -> Any:
+        return fn(*item) if unpack else fn(item)
+
+    def body(item: Any, acc: Any) -> tuple:
+        def add(acc: Any) -> tuple:
+            acc.append(apply(element, item))
+            return (acc,)
+
+        if not conditions:
+            return add(acc)
+        keep = apply(conditions[0], item)
+        for condition in conditions[1:]:
+            keep = and_(lambda keep=keep: keep, lambda c=condition: apply(c, item))
+        return if_stmt(keep, add, lambda acc: (acc,), ("<comprehension>",), (acc,))
+
+    return for_stmt(iterable, None, body, ("<comprehension>",), ([],))[0]

@@ -173,7 +173,9 @@ def _rule_list_new(call: Call, types: list[GraphType]) -> GraphType:
 
 
 def _rule_list_append(call: Call, types: list[GraphType]) -> GraphType:
-    lst, item = types
+    lst, item = fill(call.args, types)
+    if not isinstance(item, (TensorType, ListType)):
+        item = result_type_of(item)
     if not isinstance(item, TensorType):
         raise TypeInferenceError(f"cannot append a {item.describe()} to a list in a graph")
     if lst.elem is not None and (lst.elem.dtype, lst.elem.ndim) != (item.dtype, item.ndim):
@@ -192,6 +194,10 @@ def _rule_list_to_array(call: Call, types: list[GraphType]) -> GraphType:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return result_type_of(how([elem.example()], **kwargs))
+
+
+def _rule_list_item(call: Call, types: list[GraphType]) -> GraphType:
+    return types[0].elem
 
 
 def _rule_select(call: Call, types: list[GraphType]) -> GraphType:
@@ -216,6 +222,7 @@ _RULES: dict[Callable, Callable[[Call, list[GraphType]], GraphType]] = {
     np.broadcast_to: _rule_broadcast_to,
     runtime.shape_dim: _rule_python_int,
     runtime.list_len: _rule_python_int,
+    runtime.list_getitem: _rule_list_item,
     runtime.list_new: _rule_list_new,
     runtime.list_append: _rule_list_append,
     runtime.list_to_array: _rule_list_to_array,

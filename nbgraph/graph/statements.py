@@ -4,6 +4,7 @@ f-strings, list.append and item assignment.
 
 from __future__ import annotations
 
+import operator
 import string
 import sys
 from collections.abc import Callable
@@ -110,6 +111,19 @@ def setitem(target: Any, index: Any, value: Any) -> Any:
         target[index] = value
         return target
     if hasattr(target, "__array__") and not isinstance(target, (list, dict)):
-        return call(runtime.setitem, target, index, value)
+        return call(runtime.setitem, lift(target), index, value)
     target[index] = value
     return target
+
+
+def contains(container: Any, item: Any) -> Any:
+    """``item in container``: staged when either side is a graph value."""
+    if is_graph_value(container):
+        return call(operator.contains, container, item)
+    if is_graph_value(item) and type(container) in (tuple, list, set, frozenset, range):
+        result: Any = False
+        for candidate in container:
+            match = item == candidate
+            result = match if result is False else call(operator.or_, result, match)
+        return result
+    return item in container

@@ -11,6 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 
 @dataclass(frozen=True)
 class Text:
@@ -125,6 +127,6 @@ def freeze(template: Any) -> Any:
         hash(template)
     except TypeError:
         return ("id", id(template))
-    if hasattr(template, "dtype") and hasattr(template, "shape"):  # numpy scalars
+    if isinstance(template, np.generic):
         return ("np", type(template).__name__, template.dtype.str, repr(template))
     return (type(template).__name__, template)

@@ -10,6 +10,7 @@ converted code those uses were rewritten to graph operators and never get here.
 from __future__ import annotations
 
 import operator
+import weakref
 from typing import Any
 
 import numpy as np
@@ -43,6 +44,11 @@ def _inplace(op: Any) -> Any:
         result = _call(op, self, other)
         if self.type.flavor != ARRAY:
             return result
+        if result.type.ndim != self.type.ndim:
+            raise StagingError(
+                f"in-place operation would change a {self.type.ndim}-d array into "
+                f"{result.type.ndim}-d, as NumPy would refuse (non-broadcastable output)",
+                user_location())
         if result.type.dtype != self.type.dtype:
             if not np.can_cast(result.type.dtype, self.type.dtype, "same_kind"):
                 raise StagingError(
@@ -51,7 +57,7 @@ def _inplace(op: Any) -> Any:
                     user_location(),
                 )
             result = _call(runtime.astype, result, self.type.dtype)
-        self.node = result.node
+        self.rebind(result.node)
         return self
 
     return method
@@ -70,12 +76,42 @@ def call_method(x: Any, name: str, *args: Any, **kwargs: Any) -> Any:
 
 
 class Traced:
-    """A graph value during tracing.  ``node`` may be rebound by in-place updates."""
+    """A graph value during tracing.  ``node`` may be rebound by in-place updates.
+
+    Basic slicing makes a view, as in NumPy: ``view`` is (base, index) and the base
+    lists its views, so a write through either side reaches the other.
+    """
 
     __array_priority__ = 1000
 
-    def __init__(self, node: Any) -> None:
+    def __init__(self, node: Any, view: tuple[Traced, Any] | None = None) -> None:
         self.node = node
+        self.view = view
+        self._views: list[weakref.ref[Traced]] = []
+
+    @property
+    def views(self) -> list[Traced]:
+        """The live views of this array."""
+        alive = [v for v in (ref() for ref in self._views) if v is not None]
+        self._views = [weakref.ref(v) for v in alive]
+        return alive
+
+    def rebind(self, node: Any, write_back: bool = True, skip: Traced | None = None) -> None:
+        """Give this value a new node after an in-place update, keeping views in sync:
+        views are re-read from it, and a view writes itself back into its base."""
+        self.node = node
+        for view in self.views:
+            if view is not skip:
+                view.rebind(_call(operator.getitem, self, view.view[1]).node, write_back=False)
+        if self.view is not None and write_back:
+            base, index = self.view
+            _check_same_region(base)
+            base.rebind(_call(runtime.setitem, base, index, self).node, skip=self)
+
+    def add_view(self, view: Traced, index: Any) -> None:
+        """Record that ``view`` is ``self[index]`` sharing memory."""
+        view.view = (self, index)
+        self._views.append(weakref.ref(view))
 
     @property
     def type(self) -> TensorType:
@@ -149,10 +185,13 @@ class Traced:
 
     # --- indexing ------------------------------------------------------------------
     def __getitem__(self, index: Any) -> Any:
-        return _call(operator.getitem, self, index)
+        result = _call(operator.getitem, self, index)
+        if result.type.flavor == ARRAY and _is_basic_index(index):
+            self.add_view(result, index)
+        return result
 
     def __setitem__(self, index: Any, value: Any) -> None:
-        self.node = _call(runtime.setitem, self, index, value).node
+        self.rebind(_call(runtime.setitem, self, index, value).node)
 
     # --- NumPy protocols -------------------------------------------------------------
     def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
@@ -231,11 +270,11 @@ class Traced:
 
     def sort(self, *args: Any, **kwargs: Any) -> None:
         self._require_array("sort")
-        self.node = _call(np.sort, self, *args, **kwargs).node
+        self.rebind(_call(np.sort, self, *args, **kwargs).node)
 
     def fill(self, value: Any) -> None:
         self._require_array("fill")
-        self.node = _call(np.full_like, self, value).node
+        self.rebind(_call(np.full_like, self, value).node)
 
     def __getattr__(self, name: str) -> Any:
         if name in _METHODS:
@@ -310,6 +349,29 @@ class TracedList:
 
     def __bool__(self) -> bool:
         raise StagingError("truth value of a list built in a graph loop", user_location())
+
+
+def _is_basic_index(index: Any) -> bool:
+    """Whether NumPy returns a view for this index (slices, ints, None, ...)."""
+    items = index if type(index) is tuple else (index,)
+    for item in items:
+        if isinstance(item, Traced):
+            if item.type.ndim != 0 or item.type.dtype.kind not in "iu":
+                return False
+        elif not (item is None or item is Ellipsis or type(item) in (int, slice)):
+            return False
+    return True
+
+
+def _check_same_region(base: Traced) -> None:
+    from .tracing import current
+
+    if current().owner_of(base.node) is not current():
+        raise StagingError(
+            "this array is a view (a slice) of an array from outside the staged branch or "
+            "loop that writes into it; graph mode cannot update the outer array through "
+            "the view: assign through the array itself, e.g. x[i:j] = ...",
+            user_location())
 
 
 def _shape(x: Any) -> Any:

@@ -27,7 +27,10 @@ def join_tensor_types(
             f"{_after(in_loop)} ({where}); a graph variable keeps one rank on all paths",
             user_location(),
         )
-    flavor = a.flavor if _FLAVOR_RANK[a.flavor] >= _FLAVOR_RANK[b.flavor] else b.flavor
+    if in_loop:  # after one or more iterations the value is the body's
+        flavor = b.flavor
+    else:
+        flavor = a.flavor if _FLAVOR_RANK[a.flavor] >= _FLAVOR_RANK[b.flavor] else b.flavor
     if a.dtype == b.dtype:
         return TensorType(a.dtype, a.ndim, flavor)
     weak_a, weak_b = a.flavor == PYTHON, b.flavor == PYTHON

@@ -89,7 +89,7 @@ class ControlFlowConverter(Converter):
             _function(body_fn, [item, *names], _with_return(unpack + node.body, names, node),
                       node)
         ]
-        extra = "None"
+        extra: str | ast.expr = ast.Constant(value=None)
         if exit_flags(node):
             extra = self.namer.new("extra_test")
             test = [ast.copy_location(

@@ -27,12 +27,12 @@ class LogicalConverter(Converter):
     def visit_Compare(self, node: ast.Compare) -> ast.expr:
         self.generic_visit(node)
         if len(node.ops) == 1:
-            return node
+            return _membership(node)
         parts = []
         left = node.left
         for op, right in zip(node.ops, node.comparators):
             part = ast.Compare(left=left, ops=[op], comparators=[right])
-            parts.append(ast.copy_location(part, node))
+            parts.append(_membership(ast.copy_location(part, node)))
             left = right
         return self.visit_BoolOp(ast.copy_location(ast.BoolOp(op=ast.And(), values=parts), node))
 
@@ -40,3 +40,14 @@ class LogicalConverter(Converter):
         self.generic_visit(node)
         return replace_expr("ag__.if_exp(test, lambda: a, lambda: b)", node,
                             test=node.test, a=node.body, b=node.orelse)
+
+
+def _membership(node: ast.Compare) -> ast.expr:
+    """``a in b`` / ``a not in b`` -> ag__.contains, which stages graph values."""
+    op = node.ops[0]
+    if isinstance(op, ast.In):
+        return replace_expr("ag__.contains(b, a)", node, a=node.left, b=node.comparators[0])
+    if isinstance(op, ast.NotIn):
+        return replace_expr("ag__.not_(ag__.contains(b, a))", node, a=node.left,
+                            b=node.comparators[0])
+    return node
