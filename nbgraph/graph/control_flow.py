@@ -407,7 +407,7 @@ def staged_while(test: Callable, body: Callable, names: Sequence[str], init: Sta
                                "(print/assert); move them into the loop body", user_location())
     outer = current()
     inputs = tuple(_initial(slots[i]).node for i in carried)
-    types = tuple(slots[i].type for i in carried) + (TOKEN,)
+    types = (*(slots[i].type for i in carried), TOKEN)
     node = add_node(Op.WHILE, (*inputs, outer.token), (test_b.region, body_b.region),
                     TupleType(types))
     projs = [outer.add(Node(Op.PROJ, (node,), k, t, node.loc)) for k, t in enumerate(types)]

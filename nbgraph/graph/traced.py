@@ -280,7 +280,8 @@ class Traced:
         if name in _METHODS:
             self._require_array(name)
             return lambda *args, **kwargs: _call(call_method, self, name, *args, **kwargs)
-        raise AttributeError(f"graph value of type {self.type.describe()} has no attribute {name!r}")
+        raise AttributeError(
+            f"graph value of type {self.type.describe()} has no attribute {name!r}")
 
     # --- uses that need the run-time value -------------------------------------------
     def _needs_value(self, what: str) -> StagingError:

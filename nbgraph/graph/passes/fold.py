@@ -35,7 +35,9 @@ def _fold(region: Region, subst: dict[Node, Node], inlined: dict[Node, tuple]) -
     for node in region.nodes:
         inputs = tuple(subst.get(i, i) for i in node.inputs)
         if inputs != node.inputs:
-            node = subst[node] = Node(node.op, inputs, node.arg, node.type, node.loc)
+            new = Node(node.op, inputs, node.arg, node.type, node.loc)
+            subst[node] = new
+            node = new
         if node.op is Op.CALL:
             folded = _fold_call(node)
             if folded is not None:
