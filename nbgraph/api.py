@@ -19,7 +19,7 @@ from .graph.pytree import LEAF, flatten, tree_key, unflatten
 from .graph.runtime import ConsList
 from .graph.types import ListType, type_of
 
-DEFAULT_BACKEND = "interpret"
+DEFAULT_BACKEND = "cpu"
 
 
 class _Compiled:
@@ -101,7 +101,7 @@ class GraphFunction:
             raise TypeError(f"static arguments of {self.__name__} must be hashable") from None
         if entry is None:
             graph = self._trace(args, kwargs, statics)
-            entry = self._cache[key] = _Compiled(graph, compile_graph(graph, self.backend))
+            entry = self._cache[key] = _Compiled(graph, compile_graph(graph, self.backend, self.parallel))
         return entry
 
     def _trace(self, args: tuple, kwargs: dict, statics: tuple) -> Graph:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..graph.ir import Graph, Node, Op, Region
+from ..graph.types import TensorType, type_of
 
 
 class Interpreter:
@@ -33,12 +34,14 @@ class Interpreter:
         if op is Op.CALL:
             values = [env[i] for i in node.inputs]
             try:
-                return node.arg.apply(values)
+                value = node.arg.apply(values)
             except Exception as exc:
                 if node.loc is not None:
                     exc.add_note(f"(graph op '{node.label()}' from "
                                  f"{node.loc.filename}, line {node.loc.lineno})")
                 raise
+            _check_type(node, value)
+            return value
         if op is Op.CONST:
             return node.arg
         if op is Op.PROJ:
@@ -53,3 +56,12 @@ class Interpreter:
                 state = self._region(body, state, env)
             return tuple(state)
         raise AssertionError(f"cannot interpret {node!r}")
+
+
+def _check_type(node: Node, value: Any) -> None:
+    """The reference backend checks every value against its static type: a mismatch is
+    a bug in a type rule, and compiled backends would silently misread the value."""
+    if isinstance(node.type, TensorType) and type_of(value) != node.type:
+        raise TypeError(
+            f"internal error: graph op '{node.label()}' produced {type_of(value)} where "
+            f"{node.type} was inferred; please report this with the function's source")

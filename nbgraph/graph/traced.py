@@ -66,7 +66,7 @@ def _inplace(op: Any) -> Any:
 _METHODS = (
     "sum", "mean", "min", "max", "argmin", "argmax", "prod", "cumsum", "cumprod", "std",
     "var", "any", "all", "ravel", "flatten", "clip", "round", "dot", "nonzero", "item",
-    "conj", "conjugate", "squeeze", "repeat", "trace", "diagonal", "ptp", "tolist",
+    "conj", "conjugate", "repeat", "trace", "diagonal",
 )
 
 
@@ -267,6 +267,10 @@ class Traced:
     def copy(self) -> Any:
         self._require_array("copy")
         return _call(call_method, self, "copy")
+
+    def squeeze(self, axis: Any = None) -> Any:
+        self._require_array("squeeze")
+        return _call(np.squeeze, self, axis=axis)
 
     def sort(self, *args: Any, **kwargs: Any) -> None:
         self._require_array("sort")

@@ -1,0 +1,155 @@
+"""Compile a lowered graph with Numba, with an on-disk cache, and run it.
+
+The source goes to a file named by its hash (plus Python, NumPy, Numba and nbgraph
+versions), so Numba's own ``cache=True`` can reuse the machine code in a new process.
+Compilation happens on the first call, with the real argument types; if Numba cannot
+type a node, that node is lowered to a call back into Python and compilation retried.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import re
+import sys
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numba
+import numpy as np
+from numba.core.errors import NumbaError
+
+from ...errors.exceptions import GraphModeError
+from ...graph.ir import Graph, Node
+from ...graph.types import ARRAY, PYTHON, SCALAR, ListType, TensorType, TokenType
+from .lowering import FUNCTION, Lowering, lower
+
+_PY_TYPES = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
+
+
+def cache_dir() -> Path:
+    """Where compiled graphs live (``NBGRAPH_CACHE_DIR`` overrides)."""
+    default = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "nbgraph"
+    path = Path(os.environ.get("NBGRAPH_CACHE_DIR", default))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _versions() -> str:
+    from ... import __version__
+
+    return f"{sys.version}|{np.__version__}|{numba.__version__}|{__version__}"
+
+
+def _load(text: str, objects: dict[str, Any]) -> Any:
+    digest = hashlib.sha256((text + _versions()).encode()).hexdigest()[:24]
+    path = cache_dir() / f"graph_{digest}.py"
+    if not path.exists():
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(text)
+        tmp.replace(path)
+    name = f"nbgraph_compiled_{digest}"
+    module = sys.modules.get(name)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        sys.modules[name] = module
+    module.__dict__.update(objects)
+    return module
+
+
+def _output_converter(t: Any) -> Callable[[Any], Any] | None:
+    """How a Numba result becomes what eager code returns (flavors, lists)."""
+    if isinstance(t, ListType):
+        return list
+    if not isinstance(t, TensorType):
+        return None
+    if t.flavor == PYTHON:
+        return _PY_TYPES[t.dtype.kind]
+    if t.flavor == SCALAR:
+        return t.dtype.type
+    if t.ndim == 0:
+        return lambda v, dtype=t.dtype: np.asarray(v, dtype=dtype)
+    return None
+
+
+class NumbaGraph:
+    """A graph compiled by Numba; call ``run`` with the flat parameter values."""
+
+    def __init__(self, graph: Graph, parallel: bool = False) -> None:
+        self.graph = graph
+        self.parallel = parallel
+        self.objmode: set[Node] = set()
+        results = [r for r in graph.body.results if not isinstance(r.type, TokenType)]
+        self.converters = [_output_converter(r.type) for r in results]
+        self.const_results = {i for i, r in enumerate(results) if r.op.value == "const"}
+        self._build()
+
+    def _build(self) -> None:
+        self.lowering: Lowering = lower(self.graph, self.objmode)
+        module = _load(self.lowering.text, self.lowering.globals)
+        self.dispatcher = numba.njit(
+            cache=True, boundscheck=True, error_model="python", parallel=self.parallel,
+        )(getattr(module, FUNCTION))
+        self.constants = tuple(self.lowering.constants)
+        self.compiled = False
+
+    @property
+    def source(self) -> str:
+        """The generated source (for debugging and the graph view)."""
+        return self.lowering.text
+
+    def run(self, args: list[Any]) -> list[Any]:
+        if not self.compiled:
+            self._compile(args)
+        out = list(self.dispatcher(*args, *self.constants))
+        for i, convert in enumerate(self.converters):
+            if convert is not None:
+                out[i] = convert(out[i])
+        for i in self.const_results:
+            if isinstance(out[i], np.ndarray):
+                out[i] = out[i].copy()
+        out.append(None)  # the effect token
+        return out
+
+    def _compile(self, args: list[Any]) -> None:
+        types = tuple(numba.typeof(a) for a in (*args, *self.constants))
+        while True:
+            try:
+                self.dispatcher.compile(types)
+                self.compiled = True
+                return
+            except NumbaError as exc:
+                node = self._failing_node(exc)
+                if node is None or node in self.objmode:
+                    raise GraphModeError(
+                        f"the CPU backend could not compile this graph: "
+                        f"{_first_line(exc)}", node.loc if node else None) from exc
+                self.objmode.add(node)
+                self._build()
+
+    def _failing_node(self, exc: Exception) -> Node | None:
+        path = str(Path(self.dispatcher.py_func.__code__.co_filename))
+        lines = [int(m) for m in re.findall(re.escape(path) + r'", line (\d+)', str(exc))]
+        lines += [int(m) for m in re.findall(re.escape(path) + r" \((\d+)\)", str(exc))]
+        for line in lines:
+            node = self.lowering.line_nodes.get(line)
+            if node is not None and node.op.value == "call":
+                return node
+        return None
+
+
+def _first_line(exc: Exception) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+def compile_numba(graph: Graph, parallel: bool = False) -> Callable[[list[Any]], list[Any]]:
+    """A function from the graph's parameter values to its results, compiled by Numba."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", numba.NumbaPerformanceWarning)
+        return NumbaGraph(graph, parallel).run

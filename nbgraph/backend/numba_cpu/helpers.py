@@ -1,0 +1,53 @@
+"""Small compiled functions the generated code calls (lists, ranges, NumPy scalar math)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def range_len(start, stop, step):  # noqa: ANN001, ANN201 - Numba-typed
+    """len(range(start, stop, step)); ValueError for a zero step, like Python."""
+    if step == 0:
+        raise ValueError("range() arg 3 must not be zero")
+    if step > 0:
+        return max(0, (stop - start + step - 1) // step)
+    return max(0, (start - stop - step - 1) // (-step))
+
+
+@njit(cache=True)
+def stack_scalars(lst, zero):  # noqa: ANN001, ANN201
+    """np.array(list of scalars); ``zero`` gives the dtype."""
+    out = np.full(len(lst), zero)
+    for i in range(len(lst)):
+        out[i] = lst[i]
+    return out
+
+
+@njit(cache=True)
+def stack_arrays(lst, empty):  # noqa: ANN001, ANN201
+    """np.stack(list of equal-shape arrays); ``empty`` gives dtype (and shape if empty)."""
+    first = lst[0] if len(lst) > 0 else empty
+    out = np.empty((len(lst),) + first.shape, dtype=empty.dtype)
+    for i in range(len(lst)):
+        if lst[i].shape != first.shape:
+            raise ValueError("all input arrays must have the same shape")
+        out[i] = lst[i]
+    return out
+
+
+@njit(cache=True)
+def concat_arrays(lst, empty):  # noqa: ANN001, ANN201
+    """np.concatenate(list of arrays) along axis 0."""
+    first = lst[0] if len(lst) > 0 else empty
+    total = 0
+    for i in range(len(lst)):
+        total += lst[i].shape[0]
+    out = np.empty((total,) + first.shape[1:], dtype=empty.dtype)
+    at = 0
+    for i in range(len(lst)):
+        n = lst[i].shape[0]
+        out[at:at + n] = lst[i]
+        at += n
+    return out

@@ -1,0 +1,434 @@
+"""Lowering: a Graph to the Python source of one function that ``numba.njit`` compiles.
+
+Every node becomes one assignment; COND becomes ``if``/``else`` and WHILE a real
+``while`` loop, so ``break`` exits early and state lives in registers.  Effects (print,
+assert, raise) call back into Python through ``objmode`` so their text is eager's.  A
+node Numba cannot type is lowered to an ``objmode`` call of the same function (the
+compiler finds those nodes from Numba's error and lowers again).
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ...graph import runtime
+from ...graph.functions import OPERATOR_SYMBOLS, Call, is_effect
+from ...graph.ir import Graph, Node, Op, Region
+from ...graph.template import Hole, Text
+from ...graph.traced import call_method
+from ...graph.types import ARRAY, PYTHON, SCALAR, ListType, TensorType, TokenType, TupleType
+from .ownership import Ownership
+
+FUNCTION = "graph_function"
+_UNARY = {operator.neg: "-", operator.pos: "+", operator.invert: "~", operator.not_: "not "}
+_PY_CASTS = {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex"}
+
+
+class Source:
+    """A name in generated code (rendered bare by repr)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def numba_type(t: Any) -> str:
+    """The Numba type of a graph type, as source evaluated in ``numba.types``."""
+    if isinstance(t, TensorType):
+        scalar = str(t.dtype) if t.dtype.kind != "b" else "boolean"
+        if t.flavor == ARRAY:
+            return f"Array({scalar}, {t.ndim}, 'A')"
+        return scalar
+    if isinstance(t, TupleType):
+        return "Tuple((" + "".join(numba_type(i) + ", " for i in t.items) + "))"
+    if isinstance(t, ListType) and t.elem is not None:
+        return f"ListType({numba_type(t.elem)})"
+    raise TypeError(f"no Numba type for {t}")
+
+
+class Lowering:
+    """Generates the source; ``objmode`` holds nodes that must call back into Python."""
+
+    def __init__(self, graph: Graph, objmode: set[Node]) -> None:
+        self.graph = graph
+        self.objmode = objmode
+        self.ownership = Ownership(graph.body)
+        self.names: dict[Node, str] = {}
+        self.lines: list[str] = []
+        self.line_nodes: dict[int, Node] = {}
+        self.constants: list[Any] = []  # values of hidden array arguments
+        self.globals: dict[str, Any] = {}
+        self.params = [self._name(p, "p") for p in graph.body.params]
+
+    # --- names, literals ---------------------------------------------------------------
+    def _name(self, node: Node, prefix: str = "v") -> str:
+        if node not in self.names:
+            self.names[node] = f"{prefix}{len(self.names)}"
+        return self.names[node]
+
+    def _global(self, value: Any, prefix: str) -> str:
+        for name, existing in self.globals.items():
+            if existing is value:
+                return name
+        name = f"_{prefix}{len(self.globals)}"
+        self.globals[name] = value
+        return name
+
+    def literal(self, value: Any) -> str:
+        """Source for a constant inside an argument template."""
+        if isinstance(value, Source):
+            return value.text
+        if value is None or isinstance(value, (bool, int, str)):
+            return repr(value)
+        if isinstance(value, float):
+            if math.isfinite(value):
+                return repr(value)
+            return "np.nan" if math.isnan(value) else ("np.inf" if value > 0 else "-np.inf")
+        if isinstance(value, complex):
+            return f"complex({self.literal(value.real)}, {self.literal(value.imag)})"
+        if isinstance(value, np.generic) and value.dtype.kind in "biufc":
+            return f"np.{value.dtype.name}({self.literal(value.item())})"
+        if isinstance(value, (tuple, list)):
+            return "(" + "".join(self.literal(v) + ", " for v in value) + ")"
+        if isinstance(value, slice):
+            parts = [self.literal(p) if p is not None else "" for p in
+                     (value.start, value.stop, value.step)]
+            return ":".join(parts) if value.step is not None else ":".join(parts[:2])
+        if value is Ellipsis:
+            return "..."
+        if isinstance(value, np.dtype):
+            return f"np.{value.name}" if value.kind != "b" else "np.bool_"
+        if isinstance(value, type) and value in (float, int, bool, complex):
+            return {float: "np.float64", int: "np.int64", bool: "np.bool_",
+                    complex: "np.complex128"}[value]
+        if isinstance(value, type) and issubclass(value, np.generic):
+            return f"np.{np.dtype(value).name}"
+        return self._global(value, "k")
+
+    def _args(self, call: Call, inputs: list[str]) -> tuple[list[str], list[str]]:
+        from ...graph.template import fill
+
+        values = [Source(n) for n in inputs]
+        args = [self.literal(a) for a in fill(call.args, values)]
+        kwargs = [f"{k}={self.literal(v)}" for k, v in fill(call.kwargs, values).items()]
+        return args, kwargs
+
+    def _index(self, template: Any, inputs: list[str]) -> str:
+        from ...graph.template import fill
+
+        index = fill(template, [Source(n) for n in inputs])
+        if isinstance(index, tuple):
+            return ", ".join(self.literal(i) for i in index) or "()"
+        return self.literal(index)
+
+    # --- emission -----------------------------------------------------------------------
+    def emit(self, text: str, indent: int, node: Node | None = None) -> None:
+        self.lines.append("    " * indent + text)
+        if node is not None:
+            self.line_nodes[len(self.lines)] = node
+
+    def source(self) -> str:
+        """The whole module source."""
+        body = self.graph.body
+        self.lines = []
+        self._region(body, 1)
+        results = [self.names[r] for r in body.results if not isinstance(r.type, TokenType)]
+        self.emit(f"return ({''.join(r + ', ' for r in results)})", 1)
+        hidden = [f"k{i}" for i in range(len(self.constants))]
+        header = [
+            "import math",
+            "import numpy as np",
+            "from numba import objmode, types",
+            "from numba.typed import List",
+            "from nbgraph.backend.numba_cpu import helpers",
+            "",
+            "",
+            f"def {FUNCTION}({', '.join(self.params + hidden)}):",
+        ]
+        offset = len(header)
+        self.line_nodes = {line + offset: n for line, n in self.line_nodes.items()}
+        return "\n".join(header + self.lines) + "\n"
+
+    def _region(self, region: Region, indent: int) -> None:
+        for node in region.nodes:
+            self._node(node, indent)
+        if not region.nodes:
+            self.emit("pass", indent)
+
+    def _node(self, node: Node, indent: int) -> None:
+        op = node.op
+        if isinstance(node.type, TokenType) and op is not Op.CALL:
+            return
+        if op is Op.CONST:
+            self._const(node, indent)
+        elif op is Op.PROJ:
+            source = node.inputs[0]
+            if source.op in (Op.COND, Op.WHILE):
+                self.names[node] = self.names[source][node.arg]
+            else:
+                self.emit(f"{self._name(node)} = {self.names[source]}[{node.arg}]", indent, node)
+        elif op is Op.COND:
+            self._cond(node, indent)
+        elif op is Op.WHILE:
+            self._while(node, indent)
+        elif op is Op.CALL:
+            self._call(node, indent)
+        else:
+            raise AssertionError(f"cannot lower {node!r}")
+
+    def _const(self, node: Node, indent: int) -> None:
+        value = node.arg
+        if isinstance(value, np.ndarray):
+            self.constants.append(value)
+            self.names[node] = f"k{len(self.constants) - 1}"
+            return
+        self.emit(f"{self._name(node)} = {self.literal(value)}", indent, node)
+
+    def _state_names(self, node: Node, prefix: str) -> list[str | None]:
+        items = node.type.items
+        base = self._name(node, prefix)
+        names = [None if isinstance(t, TokenType) else f"{base}_{k}" for k, t in
+                 enumerate(items)]
+        self.names[node] = names  # type: ignore[assignment]
+        return names
+
+    def _assign(self, targets: list[str | None], values: list[Node], indent: int) -> None:
+        pairs = [(t, self.names[v]) for t, v in zip(targets, values) if t is not None]
+        if pairs:
+            left = ", ".join(t for t, _ in pairs)
+            right = ", ".join(v for _, v in pairs)
+            self.emit(f"{left}, = {right},", indent)
+
+    def _cond(self, node: Node, indent: int) -> None:
+        names = self._state_names(node, "c")
+        then, other = node.arg
+        self.emit(f"if {self.names[node.inputs[0]]}:", indent, node)
+        self._region(then, indent + 1)
+        self._assign(names, list(then.results), indent + 1)
+        self.emit("else:", indent)
+        self._region(other, indent + 1)
+        self._assign(names, list(other.results), indent + 1)
+
+    def _while(self, node: Node, indent: int) -> None:
+        names = self._state_names(node, "s")
+        test, body = node.arg
+        for k, value in enumerate(node.inputs):
+            if names[k] is None:
+                continue
+            source = self.names[value]
+            if (node, k) in self.ownership.copy_on_entry:
+                source += ".copy()"
+            self.emit(f"{names[k]} = {source}", indent, node)
+        for region in (test, body):
+            for k, param in enumerate(region.params):
+                if names[k] is not None:
+                    self.names[param] = names[k]
+        self.emit("while True:", indent, node)
+        self._region(test, indent + 1)
+        self.emit(f"if not {self.names[test.results[0]]}:", indent + 1, node)
+        self.emit("break", indent + 2)
+        self._region(body, indent + 1)
+        self._assign(names, list(body.results), indent + 1)
+
+    def _call(self, node: Node, indent: int) -> None:
+        call: Call = node.arg
+        inputs = [self.names.get(i, "None") for i in node.inputs]
+        if is_effect(call.fn):
+            self._effect(node, inputs, indent)
+            return
+        if node in self.objmode:
+            self._objmode(node, inputs, indent)
+            return
+        special = _STATEMENTS.get(call.fn)
+        if special is not None:
+            special(self, node, inputs, indent)
+            return
+        self.emit(f"{self._name(node)} = {self.expression(node, inputs)}", indent, node)
+
+    def expression(self, node: Node, inputs: list[str]) -> str:
+        """The source expression computing a CALL node natively."""
+        call: Call = node.arg
+        fn = call.fn
+        args, kwargs = self._args(call, inputs)
+        if fn in OPERATOR_SYMBOLS and fn is not operator.getitem:
+            if fn in _UNARY:
+                return f"({_UNARY[fn]}{args[0]})"
+            return f"({args[0]} {OPERATOR_SYMBOLS[fn]} {args[1]})"
+        if fn is operator.getitem:
+            return f"{args[0]}[{self._index(call.args[1], inputs)}]"
+        rule = _EXPRESSIONS.get(fn)
+        if rule is not None:
+            return rule(self, node, args, kwargs)
+        if fn is call_method:
+            name = call.args[1]
+            rest = args[2:] + kwargs
+            return f"{args[0]}.{name}({', '.join(rest)})"
+        return f"{self._callee(fn)}({', '.join(args + kwargs)})"
+
+    def _callee(self, fn: Callable) -> str:
+        if isinstance(fn, np.ufunc):
+            return f"np.{fn.__name__}"
+        module = getattr(fn, "__module__", "") or ""
+        name = getattr(fn, "__name__", "")
+        if module.startswith("numpy") and getattr(np, name, None) is fn:
+            return f"np.{name}"
+        if module == "math" and getattr(math, name, None) is fn:
+            return f"math.{name}"
+        if module == "builtins":
+            return name
+        return self._global(fn, "f")
+
+    def _objmode(self, node: Node, inputs: list[str], indent: int) -> None:
+        """Call back into Python for this node (Numba cannot compile it)."""
+        call = node.arg
+        caller = self._global(_Applier(call), "py")
+        name = self._name(node)
+        self.emit(f"with objmode({name}={numba_type(node.type)!r}):", indent, node)
+        self.emit(f"{name} = {caller}({', '.join(inputs)})", indent + 1, node)
+
+    def _effect(self, node: Node, inputs: list[str], indent: int) -> None:
+        call = node.arg
+        caller = self._global(_Applier(call), "py")
+        values = ", ".join(inputs[1:])
+        if call.fn is runtime.assert_effect and node.inputs[1].type.flavor != ARRAY:
+            self.emit(f"if not {inputs[1]}:", indent, node)
+            indent += 1
+        self.emit("with objmode():", indent, node)
+        self.emit(f"{caller}(None, {values})", indent + 1, node)
+
+
+class _Applier:
+    """Applies a Call to values (what objmode blocks call)."""
+
+    def __init__(self, call: Call) -> None:
+        self.call = call
+
+    def __call__(self, *values: Any) -> Any:
+        return self.call.apply(values)
+
+
+# --- per-function lowering rules ---------------------------------------------------------
+
+def _setitem(self: Lowering, node: Node, inputs: list[str], indent: int) -> None:
+    call = node.arg
+    target = inputs[0] if isinstance(call.args[0], Hole) else self.literal(call.args[0])
+    index = self._index(call.args[1], inputs)
+    value = self.literal(_fill_one(call.args[2], inputs))
+    if node in self.ownership.in_place:
+        self.names[node] = target
+    else:
+        self.emit(f"{self._name(node)} = {target}.copy()", indent, node)
+        target = self.names[node]
+    self.emit(f"{target}[{index}] = {value}", indent, node)
+
+
+def _list_append(self: Lowering, node: Node, inputs: list[str], indent: int) -> None:
+    call = node.arg
+    lst = inputs[0]
+    item = self.literal(_fill_one(call.args[1], inputs))
+    if node in self.ownership.in_place:
+        self.names[node] = lst
+    else:
+        self.emit(f"{self._name(node)} = {lst}.copy()", indent, node)
+        lst = self.names[node]
+    self.emit(f"{lst}.append({item})", indent, node)
+
+
+def _list_new(self: Lowering, node: Node, inputs: list[str], indent: int) -> None:
+    elem = node.type.elem
+    if elem is None:
+        raise TypeError("a list without items has no type")
+    item_type = self._global(_numba_item_type(elem), "t")
+    self.emit(f"{self._name(node)} = List.empty_list({item_type})", indent, node)
+
+
+def _numba_item_type(elem: TensorType) -> Any:
+    from numba import types
+
+    return eval(numba_type(elem), {}, vars(types))  # noqa: S307 - our own type text
+
+
+def _fill_one(template: Any, inputs: list[str]) -> Any:
+    return Source(inputs[template.index]) if isinstance(template, Hole) else template
+
+
+def _list_to_array(self: Lowering, node: Node, args: list[str], kwargs: list[str]) -> str:
+    call = node.arg
+    lst_type = node.inputs[0].type
+    how = call.args[1]
+    elem = lst_type.elem
+    if how in (np.array, np.asarray, np.stack) and elem.ndim == 0:
+        zero = self.literal(elem.dtype.type(0))
+        out = f"helpers.stack_scalars({args[0]}, {zero})"
+    elif how in (np.array, np.asarray, np.stack, np.concatenate):
+        empty = np.zeros((0,) * elem.ndim, dtype=elem.dtype)
+        self.constants.append(empty)
+        helper = "concat_arrays" if how is np.concatenate else "stack_arrays"
+        out = f"helpers.{helper}({args[0]}, k{len(self.constants) - 1})"
+    else:
+        raise TypeError(f"{how.__name__} of a list")
+    dtype = call.args[2].get("dtype")
+    if dtype is not None:
+        out += f".astype({self.literal(np.dtype(dtype))})"
+    return out
+
+
+def _coerce(self: Lowering, node: Node, args: list[str], kwargs: list[str]) -> str:
+    dtype, flavor = node.arg.args[1], node.arg.args[2]
+    if flavor == PYTHON:
+        return f"{_PY_CASTS[dtype.kind]}({args[0]})"
+    if flavor == SCALAR:
+        return f"{self.literal(dtype)}({args[0]})"
+    return f"np.asarray({args[0]}).astype({self.literal(dtype)})"
+
+
+def _astype(self: Lowering, node: Node, args: list[str], kwargs: list[str]) -> str:
+    source = node.inputs[0].type
+    dtype = self.literal(np.dtype(node.arg.args[1]))
+    if source.flavor != ARRAY:
+        return f"{dtype}({args[0]})"
+    return f"{args[0]}.astype({dtype})"
+
+
+def _python_cast(name: str) -> Callable:
+    def rule(self: Lowering, node: Node, args: list[str], kwargs: list[str]) -> str:
+        return f"{name}({', '.join(args)})"
+
+    return rule
+
+
+_STATEMENTS: dict[Callable, Callable] = {
+    runtime.setitem: _setitem,
+    runtime.list_append: _list_append,
+    runtime.list_new: _list_new,
+}
+_EXPRESSIONS: dict[Callable, Callable] = {
+    runtime.shape_dim: lambda self, node, a, k: f"{a[0]}.shape[{a[1]}]",
+    runtime.range_len: lambda self, node, a, k: f"helpers.range_len({', '.join(a)})",
+    runtime.list_len: lambda self, node, a, k: f"len({a[0]})",
+    runtime.list_getitem: lambda self, node, a, k: f"{a[0]}[{a[1]}]",
+    runtime.select: lambda self, node, a, k: f"({a[1]} if {a[0]} else {a[2]})",
+    runtime.list_to_array: _list_to_array,
+    runtime.coerce: _coerce,
+    runtime.astype: _astype,
+    bool: _python_cast("bool"),
+    int: _python_cast("int"),
+    float: _python_cast("float"),
+}
+
+
+def lower(graph: Graph, objmode: set[Node]) -> Lowering:
+    """Generate the source for ``graph`` (see ``Lowering.source``)."""
+    lowering = Lowering(graph, objmode)
+    lowering.text = lowering.source()  # type: ignore[attr-defined]
+    return lowering
+
+
+__all__ = ["FUNCTION", "Lowering", "Text", "lower", "numba_type"]

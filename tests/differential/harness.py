@@ -1,0 +1,185 @@
+"""Differential harness: run a function eagerly and as an nbgraph graph, then compare.
+
+Graph mode promises to be indistinguishable from plain Python execution.  ``check`` makes
+that promise testable: it runs the original function and its graph-compiled version on
+independent deep copies of the same arguments and compares everything a caller can observe:
+
+* the text written to stdout (``print`` calls, in order);
+* the exception type, when the eager run raises;
+* the returned value, recursively: container types and lengths, array dtype/shape/values,
+  and the exact Python type of every leaf (a Python ``int`` must not come back as a
+  ``numpy.int64``, a ``numpy.float64`` must not come back as a Python ``float``).
+
+The graph function is called twice, so that a result served from the trace cache is held to
+the same standard as the result of the call that traced it (a ``print`` that only happens
+while tracing, for example, is caught by the second call).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import io
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+import nbgraph as ng
+
+DEFAULT_BACKEND = os.environ.get("NBGRAPH_TEST_BACKEND", "interpret")
+
+# Floating point results are compared with a tight relative tolerance: graph execution may
+# legitimately reorder a reduction, but nothing more.  The tiny absolute tolerance only
+# matters for values that should be exactly zero.  Dtypes less precise than float64 are
+# allowed a few units in the last place instead (a compiled backend may round float32 math
+# functions differently from NumPy, equally correctly).
+RTOL = 1e-12
+ATOL = 1e-14
+
+
+@dataclass
+class Outcome:
+    """What one call produced: its return value or exception, and its printed output."""
+
+    value: Any
+    error: Exception | None
+    stdout: str
+
+    def describe(self) -> str:
+        if self.error is not None:
+            return f"raised {type(self.error).__name__}: {self.error}"
+        return f"returned {type(self.value).__name__}: {self.value!r}"
+
+
+def run_captured(fn: Callable, args: tuple, kwargs: dict) -> Outcome:
+    """Call ``fn`` on deep copies of the arguments, capturing stdout and any exception.
+
+    Deep copies keep the two modes independent: a function that mutates an argument in
+    place must not change the input the other mode sees.
+    """
+    args = copy.deepcopy(args)
+    kwargs = copy.deepcopy(kwargs)
+    buffer = io.StringIO()
+    value, error = None, None
+    with contextlib.redirect_stdout(buffer):
+        try:
+            value = fn(*args, **kwargs)
+        except Exception as exc:
+            error = exc
+    return Outcome(value=value, error=error, stdout=buffer.getvalue())
+
+
+def check(
+    fn: Callable,
+    *args: Any,
+    backend: str = DEFAULT_BACKEND,
+    static_argnames: tuple[str, ...] = (),
+    kwargs: dict | None = None,
+) -> Any:
+    """Assert that ``fn(*args, **kwargs)`` behaves the same eagerly and in graph mode.
+
+    Returns the eager result so that a test can make further assertions on it.
+    """
+    kwargs = dict(kwargs or {})
+    eager = run_captured(fn, args, kwargs)
+    graph_fn = ng.function(fn, backend=backend, static_argnames=static_argnames)
+    for call in ("first graph call", "second graph call"):
+        graph = run_captured(graph_fn, args, kwargs)
+        compare_outcomes(eager, graph, label=f"{fn.__name__}, {call}")
+    return eager.value
+
+
+def compare_outcomes(eager: Outcome, graph: Outcome, label: str) -> None:
+    """Assert that a graph-mode outcome matches the eager outcome."""
+    if graph.error is not None and eager.error is None:
+        raise AssertionError(
+            f"[{label}] graph mode {graph.describe()}; eager {eager.describe()}"
+        ) from graph.error
+    if eager.error is not None:
+        if graph.error is None:
+            raise AssertionError(
+                f"[{label}] eager {eager.describe()}; graph mode {graph.describe()}"
+            )
+        if not isinstance(graph.error, type(eager.error)):
+            raise AssertionError(
+                f"[{label}] eager raised {type(eager.error).__name__}, "
+                f"graph mode raised {type(graph.error).__name__}: {graph.error}"
+            ) from graph.error
+    assert graph.stdout == eager.stdout, (
+        f"[{label}] printed output differs\neager: {eager.stdout!r}\ngraph: {graph.stdout!r}"
+    )
+    if eager.error is None:
+        assert_same(eager.value, graph.value, path=f"[{label}] result")
+
+
+def assert_same(expected: Any, actual: Any, path: str = "result") -> None:
+    """Recursively assert that ``actual`` is indistinguishable from ``expected``.
+
+    Types must be identical (``type(a) is type(b)``), which separates Python scalars from
+    NumPy scalars from arrays, and tuples from lists.  Arrays and NumPy scalars must agree
+    in dtype and shape; inexact values are compared with ``RTOL``/``ATOL`` (NaNs equal),
+    everything else exactly.
+    """
+    assert type(actual) is type(expected), (
+        f"{path}: type {type(actual).__name__} != expected {type(expected).__name__} "
+        f"(value {actual!r}, expected {expected!r})"
+    )
+    if isinstance(expected, (tuple, list)):
+        assert len(actual) == len(expected), (
+            f"{path}: length {len(actual)} != expected {len(expected)}"
+        )
+        for i, (e, a) in enumerate(zip(expected, actual)):
+            assert_same(e, a, path=f"{path}[{i}]")
+    elif isinstance(expected, dict):
+        assert list(actual) == list(expected), (
+            f"{path}: keys {list(actual)} != expected {list(expected)}"
+        )
+        for key in expected:
+            assert_same(expected[key], actual[key], path=f"{path}[{key!r}]")
+    elif isinstance(expected, (np.ndarray, np.generic)):
+        assert actual.dtype == expected.dtype, (
+            f"{path}: dtype {actual.dtype} != expected {expected.dtype}"
+        )
+        assert actual.shape == expected.shape, (
+            f"{path}: shape {actual.shape} != expected {expected.shape}"
+        )
+        assert_values_equal(expected, actual, path)
+    elif isinstance(expected, (bool, int, float, complex)):
+        assert_values_equal(expected, actual, path)
+    else:
+        assert actual == expected, f"{path}: {actual!r} != expected {expected!r}"
+
+
+def assert_values_equal(expected: Any, actual: Any, path: str) -> None:
+    """Compare numeric values: within tolerance for inexact kinds, exactly otherwise."""
+    expected_arr, actual_arr = np.asarray(expected), np.asarray(actual)
+    try:
+        if expected_arr.dtype.kind in "fc":
+            rtol = max(RTOL, 4 * float(np.finfo(expected_arr.dtype).eps))
+            np.testing.assert_allclose(
+                actual_arr, expected_arr, rtol=rtol, atol=ATOL, equal_nan=True
+            )
+        else:
+            np.testing.assert_array_equal(actual_arr, expected_arr)
+    except AssertionError as exc:
+        detail = str(exc).strip()
+        raise AssertionError(
+            f"{path}: values differ (got {actual!r}, expected {expected!r})\n{detail}"
+        ) from None
+
+
+def case_id(value: Any) -> str:
+    """A short, type-revealing test id for a parameter value (for ``parametrize(ids=...)``).
+
+    Python scalars show as their repr (``2``, ``2.5``, ``True``), NumPy scalars with their
+    type (``float32(0.5)``) and arrays by dtype and shape (``int64[2x3]``), so that ids tell
+    apart inputs whose printed values coincide.
+    """
+    if isinstance(value, np.ndarray):
+        return f"{value.dtype}[{'x'.join(str(d) for d in value.shape)}]"
+    if isinstance(value, np.generic):
+        return f"{type(value).__name__}({value})"
+    return repr(value)

@@ -1,0 +1,173 @@
+"""Differential tests for Python lists built in loops and turned into arrays."""
+
+import numpy as np
+import pytest
+from harness import check
+
+
+def squares_list(n):
+    out = []
+    for i in range(n):
+        out.append(i * i)
+    return np.array(out, dtype=np.int64)
+
+
+@pytest.mark.parametrize("n", [0, 1, 6])
+def test_append_ints_then_array(n):
+    check(squares_list, n)
+
+
+def running_states(x, n):
+    states = []
+    for _ in range(n):
+        x = x * 0.9 + 1
+        states.append(x)
+    return np.stack(states)
+
+
+@pytest.mark.parametrize("n", [1, 5])
+@pytest.mark.parametrize(
+    "x", [np.array([0.0, 10.0]), np.ones((2, 2)), np.float64(3.0)], ids=["1d", "2d", "scalar"]
+)
+def test_append_arrays_then_stack(x, n):
+    check(running_states, x, n)
+
+
+def positive_values(x):
+    vals = []
+    for v in x:
+        if v > 0:
+            vals.append(v)
+    return np.array(vals, dtype=x.dtype)
+
+
+@pytest.mark.parametrize(
+    "x",
+    [np.array([]), np.array([-1.0]), np.array([2.0]), np.array([3, -1, 4, -1, 5], dtype=np.int32)],
+    ids=["empty", "none_kept", "one_kept", "int32_many"],
+)
+def test_conditional_append(x):
+    check(positive_values, x)
+
+
+def count_appended(x, t):
+    above = []
+    for i in range(len(x)):
+        if x[i] > t:
+            above.append(i)
+    return len(above)
+
+
+@pytest.mark.parametrize(
+    "x", [np.array([]), np.array([1.0, 5.0, 7.0]), np.array([0, 0])], ids=["empty", "two", "none"]
+)
+def test_len_of_built_list(x):
+    check(count_appended, x, 2.0)
+
+
+def collatz_sequence(n):
+    seq = [n]
+    while n != 1:
+        n = n // 2 if n % 2 == 0 else 3 * n + 1
+        seq.append(n)
+    return np.array(seq)
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 27])
+def test_append_in_while(n):
+    check(collatz_sequence, n)
+
+
+def chunks_concatenated(x, k):
+    parts = []
+    for i in range(k):
+        parts.append(x * i)
+    parts.append(np.zeros(1, dtype=x.dtype))
+    return np.concatenate(parts)
+
+
+@pytest.mark.parametrize("k", [0, 1, 3])
+@pytest.mark.parametrize("x", [np.array([1.0, 2.0]), np.array([4])], ids=["float", "int"])
+def test_append_then_concatenate(x, k):
+    check(chunks_concatenated, x, k)
+
+
+def static_coefficients(x):
+    coeffs = [1.0, 0.5]
+    coeffs.append(0.25)
+    total = np.zeros_like(x)
+    for c in coeffs:
+        total = total + c * x
+    return total, len(coeffs)
+
+
+@pytest.mark.parametrize("x", [np.array([1.0, 2.0]), np.float64(4.0)], ids=["array", "scalar"])
+def test_python_list_of_constants(x):
+    check(static_coefficients, x)
+
+
+def last_appended(x, n):
+    history = [x]
+    for _ in range(n):
+        x = np.sqrt(x)
+        history.append(x)
+    return history[-1], history[0]
+
+
+@pytest.mark.parametrize("n", [0, 1, 4])
+@pytest.mark.parametrize(
+    "x", [np.array([16.0, 81.0]), np.float64(256.0)], ids=["array", "np_scalar"]
+)
+def test_index_built_list(x, n):
+    check(last_appended, x, n)
+
+
+def pairwise_gaps(x):
+    gaps = []
+    for i in range(1, len(x)):
+        gaps.append(x[i] - x[i - 1])
+    return np.array(gaps, dtype=np.float64)
+
+
+@pytest.mark.parametrize(
+    "x",
+    [np.array([1.0]), np.array([1.0, 4.0]), np.array([1, 3, 8, 8, 2])],
+    ids=["no_gaps", "one_gap", "int_many"],
+)
+def test_append_differences(x):
+    check(pairwise_gaps, x)
+
+
+def static_comprehension(x):
+    return np.stack([x * i for i in range(3)])
+
+
+@pytest.mark.parametrize("x", [np.array([1.0, 2.0]), np.float64(2.0)], ids=["array", "scalar"])
+def test_comprehension_over_constant_range(x):
+    check(static_comprehension, x)
+
+
+def dynamic_comprehension(n):
+    return np.array([i * i for i in range(n)], dtype=np.int64)
+
+
+@pytest.mark.parametrize("n", [0, 1, 5])
+def test_comprehension_over_argument_range(n):
+    check(dynamic_comprehension, n)
+
+
+def nested_lists(m):
+    rows = []
+    for row in m:
+        cells = []
+        for v in row:
+            cells.append(v * v)
+        rows.append(np.array(cells))
+    return np.stack(rows)
+
+
+@pytest.mark.parametrize(
+    "m", [np.array([[1.0, 2.0]]), np.arange(6).reshape(3, 2)], ids=["one_row", "int_rows"]
+)
+def test_nested_list_building(m):
+    check(nested_lists, m)

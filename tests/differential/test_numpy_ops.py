@@ -1,0 +1,557 @@
+"""Differential tests for NumPy operations: arithmetic, ufuncs, reductions, indexing, creation."""
+
+import numpy as np
+import pytest
+from harness import check
+
+VEC = np.array([1.5, -2.0, 0.0, 3.25, -0.5])
+IVEC = np.array([7, -3, 0, 12, -8])
+POS = np.array([0.5, 1.0, 2.0, 10.0])
+MAT = np.array([[1.0, -2.0, 3.0], [4.0, 0.5, -6.0]])
+IMAT = np.arange(12).reshape(3, 4) - 5
+CUBE = np.arange(24.0).reshape(2, 3, 4)
+F32 = np.array([1.5, -2.25, 3.0], dtype=np.float32)
+I32 = np.array([5, -7, 9, 0], dtype=np.int32)
+CPLX = np.array([1 + 2j, -0.5 + 0j, 3 - 1j])
+
+
+def ids_of(cases):
+    return [f"{fn.__name__}-{i}" for i, (fn, _) in enumerate(cases)]
+
+
+# Elementwise arithmetic and comparisons.
+
+
+def arithmetic(x, y):
+    return x + y, x - y, x * y, x / y, -x, +y
+
+
+def floor_div_mod(x, y):
+    return x // y, x % y, np.floor_divide(x, y), np.mod(x, y)
+
+
+def powers(x):
+    return x**2, x**3, np.abs(x) ** 0.5, 2.0**x
+
+
+def comparisons(x, y):
+    return x < y, x <= y, x == y, x != y, x > y, x >= y
+
+
+ELEMENTWISE = [
+    (arithmetic, (VEC, np.array([2.0, 4.0, -1.0, 0.5, 8.0]))),
+    (arithmetic, (IVEC, 3)),
+    (arithmetic, (MAT, np.array([1.0, 2.0, 4.0]))),
+    (arithmetic, (2.5, 4.0)),
+    (arithmetic, (I32, 2)),
+    (floor_div_mod, (IVEC, 3)),
+    (floor_div_mod, (IVEC, -4)),
+    (floor_div_mod, (VEC, 0.75)),
+    (floor_div_mod, (IMAT, np.array([1, 2, 3, -5]))),
+    (floor_div_mod, (I32, np.int32(4))),
+    (powers, (VEC,)),
+    (powers, (np.array([1, 2, 3]),)),
+    (powers, (F32,)),
+    (comparisons, (VEC, 0.0)),
+    (comparisons, (IMAT, np.array([0, 1, -1, 2]))),
+    (comparisons, (IVEC, np.array([7.0, 0.0, 0.0, 1.0, -8.0]))),
+]
+
+
+@pytest.mark.parametrize("fn, args", ELEMENTWISE, ids=ids_of(ELEMENTWISE))
+def test_elementwise(fn, args):
+    check(fn, *args)
+
+
+# Unary and binary ufuncs.
+
+
+def unary_math(x):
+    return np.exp(x), np.log(np.abs(x) + 1), np.sqrt(np.abs(x)), np.abs(x), np.tanh(x)
+
+
+def trig(x):
+    return np.sin(x), np.cos(x), np.sin(x) ** 2 + np.cos(x) ** 2
+
+
+def min_max_where_clip(x, y):
+    return np.maximum(x, y), np.minimum(x, y), np.where(x > y, x, y), np.clip(x, -1, 1)
+
+
+def leaky_relu(x):
+    return np.where(x > 0, x, 0.1 * x)
+
+
+def sign_floor_ceil_round(x):
+    return np.sign(x), np.floor(x), np.ceil(x), np.round(x, 1)
+
+
+UFUNCS = [
+    (unary_math, (VEC,)),
+    (unary_math, (MAT,)),
+    (unary_math, (F32,)),
+    (unary_math, (1.5,)),
+    (unary_math, (IVEC,)),
+    (trig, (np.linspace(-3.0, 3.0, 7),)),
+    (trig, (0.25,)),
+    (min_max_where_clip, (VEC, 0.0)),
+    (min_max_where_clip, (IMAT, np.array([0, 1, -1, 5]))),
+    (min_max_where_clip, (F32, np.float32(0.5))),
+    (leaky_relu, (VEC,)),
+    (leaky_relu, (IMAT,)),
+    (sign_floor_ceil_round, (np.array([-1.26, 0.0, 2.55, 7.0]),)),
+]
+
+
+@pytest.mark.parametrize("fn, args", UFUNCS, ids=ids_of(UFUNCS))
+def test_ufuncs(fn, args):
+    check(fn, *args)
+
+
+# Reductions.
+
+
+def reduce_all(x):
+    return x.sum(), np.mean(x), x.min(), np.max(x), np.prod(x), np.argmin(x), x.argmax()
+
+
+def reduce_axis0(m):
+    return m.sum(axis=0), m.mean(axis=0), np.min(m, axis=0), m.max(0), np.argmin(m, axis=0)
+
+
+def reduce_last_axis_keepdims(m):
+    return (
+        m.sum(axis=-1, keepdims=True),
+        np.max(m, axis=-1, keepdims=True),
+        m.mean(axis=1, keepdims=True),
+        np.argmax(m, axis=1),
+        np.prod(m, axis=1),
+    )
+
+
+def counting(x):
+    return np.count_nonzero(x), np.count_nonzero(x > 0, axis=0), np.sum(x > 0), np.any(x < 0)
+
+
+def cumulative(x):
+    return np.cumsum(x), np.cumsum(x, axis=0), x.cumsum(axis=-1)
+
+
+def std_var(x):
+    return np.std(x), np.var(x, axis=0)
+
+
+REDUCTIONS = [
+    (reduce_all, (VEC,)),
+    (reduce_all, (IVEC,)),
+    (reduce_all, (MAT,)),
+    (reduce_all, (F32,)),
+    (reduce_all, (I32,)),
+    (reduce_axis0, (MAT,)),
+    (reduce_axis0, (IMAT,)),
+    (reduce_axis0, (CUBE,)),
+    (reduce_last_axis_keepdims, (MAT,)),
+    (reduce_last_axis_keepdims, (IMAT,)),
+    (reduce_last_axis_keepdims, (CUBE,)),
+    (counting, (IMAT,)),
+    (counting, (VEC,)),
+    (cumulative, (IMAT,)),
+    (cumulative, (CUBE,)),
+    (cumulative, (F32,)),
+    (std_var, (MAT,)),
+]
+
+
+@pytest.mark.parametrize("fn, args", REDUCTIONS, ids=ids_of(REDUCTIONS))
+def test_reductions(fn, args):
+    check(fn, *args)
+
+
+# Linear algebra.
+
+
+def matmul_forms(a, b):
+    return a @ b, np.dot(a, b), np.matmul(a, b)
+
+
+def vector_dot(u, v):
+    return np.dot(u, v), u @ v
+
+
+def quadratic_form(a, x):
+    return x @ a @ x
+
+
+LINALG = [
+    (matmul_forms, (MAT, MAT.T)),
+    (matmul_forms, (MAT, np.array([1.0, 0.0, -1.0]))),
+    (matmul_forms, (IMAT, np.arange(8).reshape(4, 2))),
+    (matmul_forms, (F32.reshape(1, 3), F32.reshape(3, 1))),
+    (vector_dot, (VEC, np.append(POS, 1.0))),
+    (vector_dot, (IVEC, IVEC)),
+    (quadratic_form, (np.array([[2.0, 1.0], [1.0, 3.0]]), np.array([1.0, -1.0]))),
+]
+
+
+@pytest.mark.parametrize("fn, args", LINALG, ids=ids_of(LINALG))
+def test_linalg(fn, args):
+    check(fn, *args)
+
+
+# Indexing and slicing.
+
+
+def basic_indexing(x):
+    return x[0], x[-1], x[1:3], x[::2], x[::-1], x[-3:-1], x[4:1:-2]
+
+
+def matrix_indexing(m):
+    return m[1, 2], m[1], m[:, 0], m[-1, :], m[::-1, 1:], m[:, ::-2], m[0:2, 1:3]
+
+
+def integer_array_indexing(x, idx):
+    return x[idx], x[[0, -1]]
+
+
+def boolean_indexing(x):
+    return x[x > 0], x[np.abs(x) < 2]
+
+
+def dynamic_slice(x, start, stop):
+    return x[start:stop], x[:stop], x[start:]
+
+
+def ellipsis_newaxis(t):
+    return t[..., 0], t[:, None, :], t[None], t[0, ..., 1:]
+
+
+INDEXING = [
+    (basic_indexing, (VEC,)),
+    (basic_indexing, (np.arange(10),)),
+    (matrix_indexing, (MAT,)),
+    (matrix_indexing, (IMAT,)),
+    (integer_array_indexing, (VEC, np.array([4, 0, 2, 2]))),
+    (integer_array_indexing, (MAT, np.array([1, 0]))),
+    (boolean_indexing, (VEC,)),
+    (boolean_indexing, (IMAT,)),
+    (boolean_indexing, (np.array([-5.0, -6.0]),)),
+    (dynamic_slice, (VEC, 1, 4)),
+    (dynamic_slice, (VEC, 3, 1)),
+    (dynamic_slice, (IMAT, -2, 10)),
+    (ellipsis_newaxis, (np.arange(8.0).reshape(2, 2, 2),)),
+    (ellipsis_newaxis, (CUBE,)),
+]
+
+
+@pytest.mark.parametrize("fn, args", INDEXING, ids=ids_of(INDEXING))
+def test_indexing(fn, args):
+    check(fn, *args)
+
+
+# Item assignment.
+
+
+def setitem_created(n, i, v):
+    out = np.zeros(n)
+    out[i] = v
+    out[-1] += 1
+    return out
+
+
+def setitem_argument(x, i, v):
+    x[i] = v
+    x[0] += v
+    return x
+
+
+def setitem_rows_and_slices(m):
+    m[0] = 0
+    m[:, -1] = m[:, 0] * 2
+    m[1:, 1] += 10
+    return m
+
+
+def setitem_boolean_mask(x):
+    x[x < 0] = 0
+    return x
+
+
+def accumulate_histogram(values, bins):
+    counts = np.zeros(bins, dtype=np.int64)
+    for v in values:
+        counts[v % bins] += 1
+    return counts
+
+
+def setitem_in_loop(n):
+    out = np.ones((n, 2))
+    for i in range(n):
+        out[i, 0] = i
+        out[i, 1] *= i * 0.5
+    return out
+
+
+SETITEM = [
+    (setitem_created, (4, 1, 2.5)),
+    (setitem_created, (1, 0, -1.0)),
+    (setitem_created, (6, -2, 7)),
+    (setitem_argument, (VEC, 2, 9.0)),
+    (setitem_argument, (IVEC, -1, 4)),
+    (setitem_argument, (MAT, 1, np.array([1.0, 1.0, 1.0]))),
+    (setitem_rows_and_slices, (MAT,)),
+    (setitem_rows_and_slices, (IMAT,)),
+    (setitem_boolean_mask, (VEC,)),
+    (setitem_boolean_mask, (IMAT,)),
+    (accumulate_histogram, (np.array([], dtype=np.int64), 3)),
+    (accumulate_histogram, (np.array([1, 4, 2, 2, 7, 0]), 3)),
+    (setitem_in_loop, (0,)),
+    (setitem_in_loop, (1,)),
+    (setitem_in_loop, (5,)),
+]
+
+
+@pytest.mark.parametrize("fn, args", SETITEM, ids=ids_of(SETITEM))
+def test_setitem(fn, args):
+    check(fn, *args)
+
+
+# Shape manipulation and joining.
+
+
+def reshapes(x):
+    return x.reshape(2, -1), x.reshape((-1,)), np.reshape(x, (-1, 2)), x.ravel(), x.flatten()
+
+
+def transposes(t):
+    return t.T, np.transpose(t), t.transpose(), np.swapaxes(t, 0, -1)
+
+
+def transpose_axes(t):
+    return np.transpose(t, (1, 0, 2)), t.transpose(2, 0, 1)
+
+
+def joins(a, b):
+    return (
+        np.concatenate([a, b]),
+        np.concatenate((a, b), axis=-1),
+        np.stack([a, b]),
+        np.stack([a, b], axis=1),
+        np.vstack([a, b]),
+        np.hstack([a, b]),
+    )
+
+
+def expand_squeeze(x):
+    e = np.expand_dims(x, 0)
+    return e, np.squeeze(e, axis=0), x[:, None].squeeze(axis=1)
+
+
+SHAPES = [
+    (reshapes, (np.arange(8),)),
+    (reshapes, (MAT.reshape(-1, 2),)),
+    (transposes, (MAT,)),
+    (transposes, (CUBE,)),
+    (transposes, (VEC,)),
+    (transpose_axes, (CUBE,)),
+    (joins, (VEC, VEC * 2)),
+    (joins, (MAT, MAT + 1)),
+    (joins, (IMAT, IMAT)),
+    (expand_squeeze, (VEC,)),
+]
+
+
+@pytest.mark.parametrize("fn, args", SHAPES, ids=ids_of(SHAPES))
+def test_shapes(fn, args):
+    check(fn, *args)
+
+
+# Array creation.
+
+
+def creation(n):
+    return (
+        np.zeros(n),
+        np.ones((n, 2)),
+        np.full(n, 3.5),
+        np.full((2, n), 7),
+        np.arange(n),
+        np.arange(1, n, 2),
+        np.arange(0.0, 1.0, 0.25),
+        np.linspace(0, 1, n),
+        np.zeros(n, dtype=np.int32),
+        np.ones(n, dtype=bool),
+        np.eye(n),
+    )
+
+
+def creation_like(x):
+    return np.zeros_like(x), np.ones_like(x), np.full_like(x, 2), np.ones_like(x, dtype=np.float32)
+
+
+def empty_filled(n):
+    out = np.empty(n)
+    for i in range(n):
+        out[i] = i * 1.5
+    return out, np.empty((n, 3)).shape
+
+
+def arange_from_argument(start, stop, step):
+    return np.arange(start, stop, step)
+
+
+CREATION = [
+    (creation, (0,)),
+    (creation, (1,)),
+    (creation, (5,)),
+    (creation_like, (VEC,)),
+    (creation_like, (IMAT,)),
+    (creation_like, (F32,)),
+    (creation_like, (2.5,)),
+    (empty_filled, (0,)),
+    (empty_filled, (4,)),
+    (arange_from_argument, (0, 10, 3)),
+    (arange_from_argument, (10, 0, -2)),
+    (arange_from_argument, (0.0, 1.0, 0.3)),
+]
+
+
+@pytest.mark.parametrize("fn, args", CREATION, ids=ids_of(CREATION))
+def test_creation(fn, args):
+    check(fn, *args)
+
+
+# Dtypes, conversion and copies.
+
+
+def conversions(x):
+    return x.astype(np.int32), x.astype(np.float32), x.astype(bool), x.astype(np.float64)
+
+
+def float32_preserved(x):
+    return x * 2.5, x + 1, x / 3, np.sqrt(np.abs(x)), x.mean(), x.sum() + 1.0, x * x.max()
+
+
+def int32_preserved(x):
+    return x + 1, x * x, x // 2, x % 3, -x, x.sum(), x * np.int32(2), x + 0.5
+
+
+def mixed_promotion(a, b):
+    return a + b, a * b, a - b
+
+
+def copy_then_modify(x):
+    y = x.copy()
+    y[0] = 100
+    return x, y
+
+
+def alias_then_modify(x):
+    y = x
+    y[0] = 100
+    return x, y
+
+
+def view_then_modify(x):
+    v = x[1:]
+    v[0] = -1
+    return x, v
+
+
+DTYPES = [
+    (conversions, (VEC,)),
+    (conversions, (IVEC,)),
+    (conversions, (F32,)),
+    (float32_preserved, (F32,)),
+    (float32_preserved, (F32.reshape(3, 1),)),
+    (int32_preserved, (I32,)),
+    (mixed_promotion, (IVEC[:3], F32)),
+    (mixed_promotion, (I32, IVEC[:4])),
+    (mixed_promotion, (F32, np.float64(2.0))),
+    (mixed_promotion, (F32, 3)),
+    (mixed_promotion, (np.float32(1.5), 2.0)),
+    (mixed_promotion, (np.int32(4), 3)),
+    (mixed_promotion, (I32, np.int64(2))),
+    (copy_then_modify, (VEC,)),
+    (copy_then_modify, (IMAT,)),
+    (alias_then_modify, (IVEC,)),
+    (view_then_modify, (VEC,)),
+]
+
+
+@pytest.mark.parametrize("fn, args", DTYPES, ids=ids_of(DTYPES))
+def test_dtypes_and_copies(fn, args):
+    check(fn, *args)
+
+
+# Array attributes.
+
+
+def attributes(x):
+    return x.shape, x.ndim, x.size, len(x), x.shape[0], x.shape[-1]
+
+
+def size_dependent_arithmetic(x):
+    return x.sum() / x.size, len(x) * 2, x.size // 2
+
+
+ATTRIBUTES = [
+    (attributes, (VEC,)),
+    (attributes, (np.zeros(0),)),
+    (attributes, (MAT,)),
+    (attributes, (CUBE,)),
+    (size_dependent_arithmetic, (VEC,)),
+    (size_dependent_arithmetic, (IMAT,)),
+]
+
+
+@pytest.mark.parametrize("fn, args", ATTRIBUTES, ids=ids_of(ATTRIBUTES))
+def test_attributes(fn, args):
+    check(fn, *args)
+
+
+# Complex arrays.
+
+
+def complex_ops(z):
+    return np.abs(z), z.real, z.imag, np.conj(z), z * z, z + 1, np.angle(z), z.sum()
+
+
+def make_complex(x, y):
+    z = x + 1j * y
+    return z, np.exp(1j * x), (z * np.conj(z)).real
+
+
+COMPLEX = [
+    (complex_ops, (CPLX,)),
+    (complex_ops, (CPLX.reshape(3, 1) * CPLX,)),
+    (complex_ops, (CPLX.astype(np.complex64),)),
+    (make_complex, (VEC, VEC[::-1])),
+    (make_complex, (1.5, -0.5)),
+]
+
+
+@pytest.mark.parametrize("fn, args", COMPLEX, ids=ids_of(COMPLEX))
+def test_complex(fn, args):
+    check(fn, *args)
+
+
+def moving_average(x, w):
+    c = np.cumsum(np.concatenate([np.zeros(1), x]))
+    return (c[w:] - c[:-w]) / w
+
+
+@pytest.mark.parametrize("w", [1, 2, 3])
+@pytest.mark.parametrize("x", [np.arange(6.0), np.array([1.0, 5.0, 2.0])], ids=["six", "three"])
+def test_moving_average(x, w):
+    check(moving_average, x, w)
+
+
+def softmax(x):
+    z = x - np.max(x, axis=-1, keepdims=True)
+    e = np.exp(z)
+    return e / np.sum(e, axis=-1, keepdims=True)
+
+
+@pytest.mark.parametrize("x", [VEC, MAT, F32], ids=["vec", "mat", "f32"])
+def test_softmax(x):
+    check(softmax, x)

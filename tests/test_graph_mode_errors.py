@@ -1,0 +1,486 @@
+"""What a user sees when a function cannot run as a graph, and when it fails while
+running: the exception type (a graph-mode error that is also the built-in type Python
+would raise), the variable or call it is about, and the line of the user's code."""
+
+import inspect
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+import nbgraph as ng
+from nbgraph.graph.tracing import is_tracing
+
+# --- functions under test ---------------------------------------------------------------
+
+
+def assigned_in_one_branch(x):
+    if x.sum() > 0:
+        y = x * 2
+    z = y + 1
+    return z
+
+
+def returned_from_one_branch(x):
+    if x.sum() > 0:
+        y = x * 2
+    return y
+
+
+def dtype_changes_in_loop(n):
+    x = 0
+    for _i in range(n):
+        x = x + 0.5
+    return x
+
+
+def dtype_fixed_in_loop(n):
+    x = 0.0
+    for _i in range(n):
+        x = x + 0.5
+    return x
+
+
+def halve_forever(x):
+    return halve_forever(x / 2)
+
+
+def halve_until_small(x):
+    if x.sum() < 1:
+        return x
+    return halve_until_small(x / 2)
+
+
+def ping(x):
+    return pong(x - 1)
+
+
+def pong(x):
+    if x.sum() > 0:
+        return ping(x)
+    return x
+
+
+def squares(x):
+    for v in x:
+        yield v * v
+
+
+def sum_of_squares(x):
+    return sum(squares(x))
+
+
+def uses_math(a, n):
+    t = 0.0
+    for i in range(n):
+        t = t + math.sqrt(a + i) + math.floor(a) + math.hypot(a, i)
+    return t
+
+
+def array_or_scalar(x):
+    if x.sum() > 0:
+        y = x
+    else:
+        y = 0.0
+    return y
+
+
+def assigned_only_in_for(x, n):
+    for i in range(n):
+        z = x * i
+    w = z + 1
+    return w
+
+
+def assigned_only_in_while(x):
+    while x.sum() < 10:
+        z = x
+        x = x * 2
+    w = z * 1
+    return w
+
+
+def assigned_in_unrolled_loop(x):
+    for i in range(2):
+        z = x * i
+    w = z + 1
+    return w
+
+
+def write_through_view_in_branch(x):
+    v = x[1:3]
+    if x.sum() > 0:
+        v[0] = 100.0
+    return x
+
+
+def write_through_view_in_loop(x, n):
+    v = x[1:3]
+    for _i in range(n):
+        v[0] = v[0] + 1.0
+    return x
+
+
+def write_through_base_in_branch(x):
+    x = x.copy()
+    if x.sum() > 0:
+        x[1:2] = 100.0
+    return x
+
+
+def string_per_branch(x):
+    if x.sum() > 0:
+        s = "pos"
+    else:
+        s = "neg"
+    return s
+
+
+def same_string_both_branches(x):
+    if x.sum() > 0:
+        s = "label"
+        y = x * 2
+    else:
+        s = "label"
+        y = x
+    return y, s
+
+
+def read_in_loop(x, n):
+    t = 0.0
+    for i in range(n):
+        t = t + x[i]
+    return t
+
+
+def floor_divide(a, b):
+    return a // b
+
+
+def floor_divide_by_zero_if_negative(a):
+    if a < 0:
+        a = a // 0
+    return a
+
+
+def assert_positive(x):
+    assert x.sum() > 0, f"got {x.sum()}"
+    return x
+
+
+def raise_if_negative(x):
+    if x.sum() < 0:
+        raise ValueError(f"negative sum {x.sum()}")
+    return x * 2
+
+
+def unused_read(x):
+    unused = x[10]  # noqa: F841
+    return x
+
+
+# --- helpers -----------------------------------------------------------------------------
+
+
+def graph_fn(fn, **options):
+    return ng.function(fn, backend="interpret", **options)
+
+
+def line_of(fn, text):
+    """The file line number of the only line of fn's source that contains text."""
+    lines, start = inspect.getsourcelines(fn)
+    found = [start + i for i, line in enumerate(lines) if text in line]
+    assert len(found) == 1, f"{text!r} occurs {len(found)} times in {fn.__name__}"
+    return found[0]
+
+
+def names_line(message, line):
+    return f"line {line}" in message
+
+
+X = np.array([1.0, 2.0, 3.0])
+
+# --- undefined variables -----------------------------------------------------------------
+
+
+def test_variable_from_one_branch_used_after_the_if():
+    with pytest.raises(ng.UndefinedValueError) as info:
+        graph_fn(assigned_in_one_branch)(X)
+    err = info.value
+    assert isinstance(err, UnboundLocalError)
+    assert isinstance(err, NameError)
+    assert isinstance(err, ng.GraphModeError)
+    message = str(err)
+    assert "'y'" in message
+    assert names_line(message, line_of(assigned_in_one_branch, "if x.sum() > 0"))
+    assert names_line(message, line_of(assigned_in_one_branch, "z = y + 1"))
+    assert err.loc.filename == __file__
+    assert err.loc.lineno == line_of(assigned_in_one_branch, "z = y + 1")
+
+
+def test_variable_from_one_branch_returned_names_the_if():
+    with pytest.raises(ng.UndefinedValueError) as info:
+        graph_fn(returned_from_one_branch)(X)
+    message = str(info.value)
+    assert "'y'" in message
+    assert names_line(message, line_of(returned_from_one_branch, "if x.sum() > 0"))
+
+
+@pytest.mark.xfail(strict=True, reason="`return y` of an undefined variable is only checked "
+                   "after tracing, so the error carries no location of the return")
+def test_variable_from_one_branch_returned_names_the_return():
+    with pytest.raises(ng.UndefinedValueError) as info:
+        graph_fn(returned_from_one_branch)(X)
+    assert names_line(str(info.value), line_of(returned_from_one_branch, "return y"))
+
+
+def test_variable_from_staged_for_loop_used_after_it():
+    with pytest.raises(ng.UndefinedValueError) as info:
+        graph_fn(assigned_only_in_for)(X, 3)
+    message = str(info.value)
+    assert isinstance(info.value, UnboundLocalError)
+    assert "'z'" in message
+    assert names_line(message, line_of(assigned_only_in_for, "for i in range(n)"))
+    assert names_line(message, line_of(assigned_only_in_for, "w = z + 1"))
+
+
+def test_variable_from_staged_while_loop_used_after_it():
+    with pytest.raises(ng.UndefinedValueError) as info:
+        graph_fn(assigned_only_in_while)(X)
+    message = str(info.value)
+    assert "'z'" in message
+    assert names_line(message, line_of(assigned_only_in_while, "while x.sum() < 10"))
+    assert names_line(message, line_of(assigned_only_in_while, "w = z * 1"))
+
+
+def test_variable_from_unrolled_loop_is_fine():
+    np.testing.assert_array_equal(graph_fn(assigned_in_unrolled_loop)(X),
+                                  assigned_in_unrolled_loop(X))
+
+
+def test_error_leaves_no_trace_open_and_repeats():
+    f = graph_fn(assigned_in_one_branch)
+    for _ in range(2):
+        with pytest.raises(ng.UndefinedValueError):
+            f(X)
+        assert not is_tracing()
+    np.testing.assert_array_equal(graph_fn(dtype_fixed_in_loop)(3), dtype_fixed_in_loop(3))
+
+
+# --- types that differ between paths -------------------------------------------------------
+
+
+def test_loop_variable_changing_dtype():
+    with pytest.raises(ng.LoopTypeError) as info:
+        graph_fn(dtype_changes_in_loop)(3)
+    err = info.value
+    assert isinstance(err, TypeError)
+    message = str(err)
+    assert "'x'" in message
+    assert "x = 0.0" in message
+    assert names_line(message, line_of(dtype_changes_in_loop, "for _i in range(n)"))
+    assert err.loc.filename == __file__
+
+
+def test_loop_variable_with_suggested_fix_runs():
+    f = graph_fn(dtype_fixed_in_loop)
+    for n in (0, 1, 7):
+        assert f(n) == dtype_fixed_in_loop(n)
+        assert type(f(n)) is float
+
+
+def test_branches_giving_array_and_scalar():
+    with pytest.raises(ng.LoopTypeError) as info:
+        graph_fn(array_or_scalar)(X)
+    assert isinstance(info.value, TypeError)
+    message = str(info.value)
+    assert "'y'" in message
+    assert names_line(message, line_of(array_or_scalar, "if x.sum() > 0"))
+
+
+# --- constructs graph mode does not convert ------------------------------------------------
+
+
+@pytest.mark.xfail(strict=True, reason="self-recursion calls the converted function directly "
+                   "and ends in RecursionError instead of ConversionError")
+def test_direct_recursion():
+    with pytest.raises(ng.ConversionError) as info:
+        graph_fn(halve_forever)(X)
+    message = str(info.value)
+    assert "halve_forever" in message
+    assert names_line(message, line_of(halve_forever, "return halve_forever(x / 2)"))
+
+
+@pytest.mark.xfail(strict=True, reason="self-recursion calls the converted function directly "
+                   "and ends in RecursionError instead of ConversionError")
+def test_direct_recursion_behind_a_data_dependent_if():
+    with pytest.raises(ng.ConversionError, match="halve_until_small"):
+        graph_fn(halve_until_small)(X)
+
+
+def test_mutual_recursion():
+    with pytest.raises(ng.ConversionError) as info:
+        graph_fn(pong)(X)
+    err = info.value
+    assert isinstance(err, SyntaxError)
+    message = str(err)
+    assert "recursi" in message
+    assert "pong" in message
+    assert names_line(message, line_of(ping, "return pong(x - 1)"))
+    assert err.lineno == line_of(ping, "return pong(x - 1)")
+
+
+def test_generator_function():
+    with pytest.raises(ng.ConversionError) as info:
+        graph_fn(squares)(X)
+    err = info.value
+    assert isinstance(err, SyntaxError)
+    message = str(err)
+    assert "squares" in message and "generator" in message
+    assert names_line(message, line_of(squares, "yield v * v"))
+    assert err.filename == __file__
+    assert err.lineno == line_of(squares, "yield v * v")
+
+
+def test_call_to_generator_function():
+    with pytest.raises(ng.ConversionError) as info:
+        graph_fn(sum_of_squares)(X)
+    message = str(info.value)
+    assert "squares" in message and "generator" in message
+    assert names_line(message, line_of(sum_of_squares, "return sum(squares(x))"))
+
+
+def test_math_functions_are_staged():
+    f = graph_fn(uses_math)
+    for a, n in ((2.0, 3), (0.5, 0), (9.0, 5)):
+        result = f(a, n)
+        assert result == pytest.approx(uses_math(a, n), rel=1e-15)
+        assert type(result) is float
+    assert f.trace_count == 1
+
+
+# --- Python values a graph cannot choose between --------------------------------------------
+
+
+def test_write_through_view_in_staged_branch():
+    with pytest.raises(ng.StagingError) as info:
+        graph_fn(write_through_view_in_branch)(X)
+    assert isinstance(info.value, TypeError)
+    message = str(info.value)
+    assert "view" in message
+    assert names_line(message, line_of(write_through_view_in_branch, "v[0] = 100.0"))
+
+
+@pytest.mark.xfail(strict=True, reason="the view-write error names neither the view nor "
+                   "the array it belongs to")
+def test_write_through_view_in_staged_branch_names_the_view():
+    with pytest.raises(ng.StagingError) as info:
+        graph_fn(write_through_view_in_branch)(X)
+    assert "'v'" in str(info.value)
+
+
+@pytest.mark.xfail(strict=True, reason="in a staged loop the view loses its base: the write "
+                   "is silently not seen by the outer array")
+def test_write_through_view_in_staged_loop():
+    x = np.array([1.0, 2.0, 3.0, 4.0])
+    try:
+        result = graph_fn(write_through_view_in_loop)(x.copy(), 2)
+    except ng.StagingError as err:
+        assert names_line(str(err), line_of(write_through_view_in_loop, "v[0] = v[0] + 1.0"))
+    else:
+        np.testing.assert_array_equal(result, write_through_view_in_loop(x.copy(), 2))
+
+
+def test_write_through_base_in_staged_branch_works():
+    f = graph_fn(write_through_base_in_branch)
+    for x in (X, -X):
+        np.testing.assert_array_equal(f(x), write_through_base_in_branch(x))
+
+
+def test_different_strings_per_branch():
+    with pytest.raises(ng.StagingError) as info:
+        graph_fn(string_per_branch)(X)
+    assert isinstance(info.value, TypeError)
+    message = str(info.value)
+    assert "'s'" in message
+    assert "'pos'" in message and "'neg'" in message
+    assert names_line(message, line_of(string_per_branch, "if x.sum() > 0"))
+
+
+def test_same_string_in_both_branches_works():
+    f = graph_fn(same_string_both_branches)
+    for x in (X, -X):
+        y, s = f(x)
+        want_y, want_s = same_string_both_branches(x)
+        np.testing.assert_array_equal(y, want_y)
+        assert s == want_s
+
+
+# --- run-time errors, as eager Python raises them --------------------------------------------
+
+
+def op_note(err):
+    return "\n".join(getattr(err, "__notes__", []))
+
+
+def test_index_error_inside_staged_loop():
+    f = graph_fn(read_in_loop)
+    assert f(X, 3) == read_in_loop(X, 3)
+    with pytest.raises(IndexError) as eager:
+        read_in_loop(X, 5)
+    with pytest.raises(IndexError) as graph:
+        f(X, 5)
+    assert str(graph.value) == str(eager.value)
+    note = op_note(graph.value)
+    assert "getitem" in note
+    assert names_line(note, line_of(read_in_loop, "t = t + x[i]"))
+    assert f.trace_count == 1
+
+
+def test_zero_division_for_python_ints():
+    f = graph_fn(floor_divide)
+    assert f(7, 2) == 3
+    with pytest.raises(ZeroDivisionError) as info:
+        f(3, 0)
+    note = op_note(info.value)
+    assert "'//'" in note
+    assert names_line(note, line_of(floor_divide, "return a // b"))
+
+
+@pytest.mark.xfail(strict=True, reason="type inference runs `a // 0` on example values while "
+                   "tracing, so an untaken branch raises ZeroDivisionError")
+def test_zero_division_in_untaken_branch():
+    assert graph_fn(floor_divide_by_zero_if_negative)(3) == 3
+
+
+def test_assert_with_formatted_message():
+    f = graph_fn(assert_positive)
+    np.testing.assert_array_equal(f(X), X)
+    with pytest.raises(AssertionError) as info:
+        f(-X)
+    assert str(info.value) == "got -6.0"
+    assert names_line(op_note(info.value),
+                      line_of(assert_positive, 'assert x.sum() > 0, f"got {x.sum()}"'))
+
+
+def test_raise_in_data_dependent_branch():
+    f = graph_fn(raise_if_negative)
+    with pytest.raises(ValueError) as info:
+        f(-X)
+    assert str(info.value) == "negative sum -6.0"
+    assert names_line(op_note(info.value),
+                      line_of(raise_if_negative, "raise ValueError"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        np.testing.assert_array_equal(f(X), X * 2)
+    assert f.trace_count == 1
+
+
+@pytest.mark.xfail(strict=True, reason="dead-code elimination drops an unused read, so the "
+                   "IndexError eager Python raises never happens")
+def test_unused_out_of_bounds_read_still_raises():
+    with pytest.raises(IndexError):
+        unused_read(X)
+    with pytest.raises(IndexError):
+        graph_fn(unused_read)(X)
