@@ -101,7 +101,8 @@ class GraphFunction:
             raise TypeError(f"static arguments of {self.__name__} must be hashable") from None
         if entry is None:
             graph = self._trace(args, kwargs, statics)
-            entry = self._cache[key] = _Compiled(graph, compile_graph(graph, self.backend, self.parallel))
+            run = compile_graph(graph, self.backend, self.parallel)
+            entry = self._cache[key] = _Compiled(graph, run)
         return entry
 
     def _trace(self, args: tuple, kwargs: dict, statics: tuple) -> Graph:

@@ -4,6 +4,7 @@ from .exceptions import (
     ConversionError,
     GraphModeError,
     LoopTypeError,
+    NbgraphPerformanceWarning,
     StagingError,
     UndefinedValueError,
 )
@@ -13,6 +14,7 @@ __all__ = [
     "ConversionError",
     "GraphModeError",
     "LoopTypeError",
+    "NbgraphPerformanceWarning",
     "StagingError",
     "UndefinedValueError",
     "user_location",

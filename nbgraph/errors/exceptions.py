@@ -40,3 +40,7 @@ class LoopTypeError(GraphModeError, TypeError):
 
 class UndefinedValueError(GraphModeError, UnboundLocalError):
     """A variable is used on a path where graph mode cannot give it a value."""
+
+
+class NbgraphPerformanceWarning(UserWarning):
+    """Graph mode works but slower than it could (e.g. a backend fell back)."""

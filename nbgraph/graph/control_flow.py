@@ -29,7 +29,6 @@ from .tracing import (
     const,
     current,
     is_graph_value,
-    new_list,
     reenter,
     region,
     wrap,
@@ -73,13 +72,13 @@ def as_predicate(value: Any) -> Traced:
     return call(bool, value)
 
 
-def _to_graph_list(value: Any) -> TracedList:
-    """A Python list of numbers/graph values as a graph list in the current region."""
+def _to_graph_list(value: Any, target: ListType) -> TracedList:
+    """A Python list of numbers/graph values as a graph list of type ``target``."""
     if isinstance(value, TracedList):
         return value
-    lst = new_list()
+    lst = _placeholder_of_type(target)
     for item in value:
-        lst.append(item)
+        lst.append(_coerce(item, target.elem))
     return lst
 
 
@@ -90,7 +89,7 @@ def _coerce(value: Any, target: Any) -> Any:
             return value
         if isinstance(value, TracedList) or not value:
             return _placeholder_of_type(target)
-        return _to_graph_list(value)
+        return _to_graph_list(value, target)
     traced = value if isinstance(value, Traced) else const(value)
     if traced.type != target:
         traced = call(runtime.coerce, traced, target.dtype, target.flavor)

@@ -15,7 +15,6 @@ from typing import Any
 
 from ..errors.exceptions import GraphModeError, StagingError
 from ..errors.origins import user_location
-from . import runtime
 from .functions import Call, TypeInferenceError, infer, is_effect
 from .ir import Loc, Node, Op, Region
 from .template import split
@@ -185,11 +184,6 @@ def lift(value: Any) -> Any:
     if is_graph_value(value):
         return value
     return const(value)
-
-
-def new_list() -> TracedList:
-    """An empty graph list."""
-    return call(runtime.list_new)
 
 
 from .traced import Traced, TracedList  # noqa: E402  (Traced needs call() defined above)

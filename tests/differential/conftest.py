@@ -1,18 +1,31 @@
 """Pytest configuration for the differential tests.
 
-The tests import ``nbgraph`` from the repository checkout, so the repository root is put on
-``sys.path`` however pytest was launched.  The header line names the backend under test.
+Every differential test runs once per backend: the interpret backend is the semantic
+reference and the compiled backends must agree with eager Python exactly as it does.
+``NBGRAPH_TEST_BACKENDS`` (comma-separated) narrows the list.
 """
 
 import os
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
+import harness  # noqa: E402
+
+BACKENDS = os.environ.get("NBGRAPH_TEST_BACKENDS", "interpret,cpu").split(",")
+
+
+@pytest.fixture(params=BACKENDS, autouse=True)
+def graph_backend(request, monkeypatch):
+    """Run the test against one backend."""
+    monkeypatch.setattr(harness, "BACKEND", request.param)
+    return request.param
+
 
 def pytest_report_header(config):
-    backend = os.environ.get("NBGRAPH_TEST_BACKEND", "interpret")
-    return f"nbgraph differential tests, backend: {backend}"
+    return f"nbgraph differential tests, backends: {', '.join(BACKENDS)}"

@@ -20,7 +20,6 @@ from __future__ import annotations
 import contextlib
 import copy
 import io
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -29,7 +28,13 @@ import numpy as np
 
 import nbgraph as ng
 
-DEFAULT_BACKEND = os.environ.get("NBGRAPH_TEST_BACKEND", "interpret")
+# The backend under test; conftest.py runs every test once per backend.
+BACKEND = "interpret"
+
+
+def backend() -> str:
+    """The backend the current test runs against."""
+    return BACKEND
 
 # Floating point results are compared with a tight relative tolerance: graph execution may
 # legitimately reorder a reduction, but nothing more.  The tiny absolute tolerance only
@@ -75,7 +80,7 @@ def run_captured(fn: Callable, args: tuple, kwargs: dict) -> Outcome:
 def check(
     fn: Callable,
     *args: Any,
-    backend: str = DEFAULT_BACKEND,
+    backend: str | None = None,
     static_argnames: tuple[str, ...] = (),
     kwargs: dict | None = None,
 ) -> Any:
@@ -85,7 +90,7 @@ def check(
     """
     kwargs = dict(kwargs or {})
     eager = run_captured(fn, args, kwargs)
-    graph_fn = ng.function(fn, backend=backend, static_argnames=static_argnames)
+    graph_fn = ng.function(fn, backend=backend or BACKEND, static_argnames=static_argnames)
     for call in ("first graph call", "second graph call"):
         graph = run_captured(graph_fn, args, kwargs)
         compare_outcomes(eager, graph, label=f"{fn.__name__}, {call}")

@@ -7,7 +7,7 @@ another value of the same kind must reuse the graph.
 
 import numpy as np
 import pytest
-from harness import DEFAULT_BACKEND, assert_same, case_id, check
+from harness import assert_same, backend, case_id, check
 
 import nbgraph as ng
 
@@ -103,7 +103,7 @@ def scaled_sum(x, k):
 
 
 def graph_of(fn, **options):
-    return ng.function(fn, backend=DEFAULT_BACKEND, **options)
+    return ng.function(fn, backend=backend(), **options)
 
 
 def test_dynamic_length_does_not_retrace():
@@ -195,7 +195,7 @@ def test_eager_is_the_original_function():
     assert g.trace_count == 0
 
 
-@ng.function(backend=DEFAULT_BACKEND)
+@ng.function(backend="interpret")
 def decorated_clip_count(x, limit):
     count = 0
     for v in x:

@@ -22,9 +22,9 @@ import numba
 import numpy as np
 from numba.core.errors import NumbaError
 
-from ...errors.exceptions import GraphModeError
+from ...errors.exceptions import NbgraphPerformanceWarning
 from ...graph.ir import Graph, Node
-from ...graph.types import ARRAY, PYTHON, SCALAR, ListType, TensorType, TokenType
+from ...graph.types import PYTHON, SCALAR, ListType, TensorType, TokenType
 from .lowering import FUNCTION, Lowering, lower
 
 _PY_TYPES = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
@@ -74,7 +74,7 @@ def _output_converter(t: Any) -> Callable[[Any], Any] | None:
         return t.dtype.type
     if t.ndim == 0:
         return lambda v, dtype=t.dtype: np.asarray(v, dtype=dtype)
-    return None
+    return lambda v, dtype=t.dtype: v if v.dtype == dtype else v.astype(dtype)
 
 
 class NumbaGraph:
@@ -84,6 +84,7 @@ class NumbaGraph:
         self.graph = graph
         self.parallel = parallel
         self.objmode: set[Node] = set()
+        self.fallback: Callable[[list[Any]], list[Any]] | None = None
         results = [r for r in graph.body.results if not isinstance(r.type, TokenType)]
         self.converters = [_output_converter(r.type) for r in results]
         self.const_results = {i for i, r in enumerate(results) if r.op.value == "const"}
@@ -106,6 +107,8 @@ class NumbaGraph:
     def run(self, args: list[Any]) -> list[Any]:
         if not self.compiled:
             self._compile(args)
+        if self.fallback is not None:
+            return self.fallback(args)
         out = list(self.dispatcher(*args, *self.constants))
         for i, convert in enumerate(self.converters):
             if convert is not None:
@@ -123,14 +126,24 @@ class NumbaGraph:
                 self.dispatcher.compile(types)
                 self.compiled = True
                 return
-            except NumbaError as exc:
-                node = self._failing_node(exc)
+            except Exception as exc:  # Numba's own assertions surface as plain errors
+                node = self._failing_node(exc) if isinstance(exc, NumbaError) else None
                 if node is None or node in self.objmode:
-                    raise GraphModeError(
-                        f"the CPU backend could not compile this graph: "
-                        f"{_first_line(exc)}", node.loc if node else None) from exc
+                    self._fall_back(exc)
+                    return
                 self.objmode.add(node)
                 self._build()
+
+    def _fall_back(self, exc: Exception) -> None:
+        """Run the graph with the reference backend: correct, only slower."""
+        from ..interpret import Interpreter
+
+        warnings.warn(
+            f"nbgraph: the CPU backend could not compile graph '{self.graph.name}' "
+            f"({type(exc).__name__}: {_first_line(exc)}); running it with the interpret "
+            "backend instead", NbgraphPerformanceWarning, stacklevel=4)
+        self.fallback = Interpreter(self.graph).run
+        self.compiled = True
 
     def _failing_node(self, exc: Exception) -> Node | None:
         path = str(Path(self.dispatcher.py_func.__code__.co_filename))
@@ -150,6 +163,4 @@ def _first_line(exc: Exception) -> str:
 
 def compile_numba(graph: Graph, parallel: bool = False) -> Callable[[list[Any]], list[Any]]:
     """A function from the graph's parameter values to its results, compiled by Numba."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", numba.NumbaPerformanceWarning)
-        return NumbaGraph(graph, parallel).run
+    return NumbaGraph(graph, parallel).run

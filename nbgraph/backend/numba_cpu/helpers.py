@@ -7,7 +7,7 @@ from numba import njit
 
 
 @njit(cache=True)
-def range_len(start, stop, step):  # noqa: ANN001, ANN201 - Numba-typed
+def range_len(start, stop, step):
     """len(range(start, stop, step)); ValueError for a zero step, like Python."""
     if step == 0:
         raise ValueError("range() arg 3 must not be zero")
@@ -17,7 +17,7 @@ def range_len(start, stop, step):  # noqa: ANN001, ANN201 - Numba-typed
 
 
 @njit(cache=True)
-def stack_scalars(lst, zero):  # noqa: ANN001, ANN201
+def stack_scalars(lst, zero):
     """np.array(list of scalars); ``zero`` gives the dtype."""
     out = np.full(len(lst), zero)
     for i in range(len(lst)):
@@ -26,10 +26,10 @@ def stack_scalars(lst, zero):  # noqa: ANN001, ANN201
 
 
 @njit(cache=True)
-def stack_arrays(lst, empty):  # noqa: ANN001, ANN201
+def stack_arrays(lst, empty):
     """np.stack(list of equal-shape arrays); ``empty`` gives dtype (and shape if empty)."""
     first = lst[0] if len(lst) > 0 else empty
-    out = np.empty((len(lst),) + first.shape, dtype=empty.dtype)
+    out = np.empty((len(lst),) + first.shape, dtype=empty.dtype)  # noqa: RUF005 (Numba)
     for i in range(len(lst)):
         if lst[i].shape != first.shape:
             raise ValueError("all input arrays must have the same shape")
@@ -38,13 +38,13 @@ def stack_arrays(lst, empty):  # noqa: ANN001, ANN201
 
 
 @njit(cache=True)
-def concat_arrays(lst, empty):  # noqa: ANN001, ANN201
+def concat_arrays(lst, empty):
     """np.concatenate(list of arrays) along axis 0."""
     first = lst[0] if len(lst) > 0 else empty
     total = 0
     for i in range(len(lst)):
         total += lst[i].shape[0]
-    out = np.empty((total,) + first.shape[1:], dtype=empty.dtype)
+    out = np.empty((total,) + first.shape[1:], dtype=empty.dtype)  # noqa: RUF005 (Numba)
     at = 0
     for i in range(len(lst)):
         n = lst[i].shape[0]

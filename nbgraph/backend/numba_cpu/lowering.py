@@ -17,11 +17,20 @@ from typing import Any
 import numpy as np
 
 from ...graph import runtime
-from ...graph.functions import OPERATOR_SYMBOLS, Call, is_effect
+from ...graph.functions import OPERATOR_SYMBOLS, Call, is_effect, is_elementwise
 from ...graph.ir import Graph, Node, Op, Region
 from ...graph.template import Hole, Text
 from ...graph.traced import call_method
-from ...graph.types import ARRAY, PYTHON, SCALAR, ListType, TensorType, TokenType, TupleType
+from ...graph.types import (
+    ARRAY,
+    PYTHON,
+    SCALAR,
+    ListType,
+    TensorType,
+    TokenType,
+    TupleType,
+    type_of,
+)
 from .ownership import Ownership
 
 FUNCTION = "graph_function"
@@ -120,13 +129,16 @@ class Lowering:
         kwargs = [f"{k}={self.literal(v)}" for k, v in fill(call.kwargs, values).items()]
         return args, kwargs
 
-    def _index(self, template: Any, inputs: list[str]) -> str:
+    def _index(self, template: Any, inputs: list[str], node: Node) -> str:
         from ...graph.template import fill
 
         index = fill(template, [Source(n) for n in inputs])
+        items = index if isinstance(index, tuple) else (index,)
+        text = [f"np.array({self.literal(i)})" if isinstance(i, list) else self.literal(i)
+                for i in items]
         if isinstance(index, tuple):
-            return ", ".join(self.literal(i) for i in index) or "()"
-        return self.literal(index)
+            return ", ".join(text) or "()"
+        return text[0]
 
     # --- emission -----------------------------------------------------------------------
     def emit(self, text: str, indent: int, node: Node | None = None) -> None:
@@ -243,7 +255,7 @@ class Lowering:
         if is_effect(call.fn):
             self._effect(node, inputs, indent)
             return
-        if node in self.objmode:
+        if node in self.objmode or _beyond_numba(node):
             self._objmode(node, inputs, indent)
             return
         special = _STATEMENTS.get(call.fn)
@@ -257,12 +269,14 @@ class Lowering:
         call: Call = node.arg
         fn = call.fn
         args, kwargs = self._args(call, inputs)
+        if is_elementwise(fn):
+            args = self._weak_operands(node, args)
         if fn in OPERATOR_SYMBOLS and fn is not operator.getitem:
             if fn in _UNARY:
                 return f"({_UNARY[fn]}{args[0]})"
             return f"({args[0]} {OPERATOR_SYMBOLS[fn]} {args[1]})"
         if fn is operator.getitem:
-            return f"{args[0]}[{self._index(call.args[1], inputs)}]"
+            return f"{args[0]}[{self._index(call.args[1], inputs, node)}]"
         rule = _EXPRESSIONS.get(fn)
         if rule is not None:
             return rule(self, node, args, kwargs)
@@ -271,6 +285,25 @@ class Lowering:
             rest = args[2:] + kwargs
             return f"{args[0]}.{name}({', '.join(rest)})"
         return f"{self._callee(fn)}({', '.join(args + kwargs)})"
+
+    def _weak_operands(self, node: Node, args: list[str]) -> list[str]:
+        """Python scalars meeting NumPy values take NumPy's dtype (NEP 50), not Numba's
+        legacy promotion: ``float32_array * 2.0`` stays float32."""
+        from ...graph.template import fill
+
+        types = [i.type for i in node.inputs]
+        operands = [t if isinstance(t, TensorType) else type_of(t)
+                    for t in fill(node.arg.args, types)]
+        if len(operands) != len(args) or any(t is None for t in operands):
+            return args
+        strong = [t.dtype for t in operands if t.flavor != PYTHON]
+        weak = [t for t in operands if t.flavor == PYTHON]
+        if not strong or not weak:
+            return args
+        target = np.result_type(*strong, *(t.example() for t in weak))
+        cast = self.literal(target)
+        return [f"{cast}({a})" if t.flavor == PYTHON and t.dtype != target else a
+                for a, t in zip(args, operands)]
 
     def _callee(self, fn: Callable) -> str:
         if isinstance(fn, np.ufunc):
@@ -304,6 +337,26 @@ class Lowering:
         self.emit(f"{caller}(None, {values})", indent + 1, node)
 
 
+def _beyond_numba(node: Node) -> bool:
+    """Indexing Numba mishandles instead of rejecting: several advanced indices, or a
+    boolean mask of more than one dimension."""
+    if node.arg.fn not in (operator.getitem, runtime.setitem):
+        return False
+    from ...graph.template import fill
+
+    index = fill(node.arg.args[1], [i.type for i in node.inputs])
+    items = index if isinstance(index, tuple) else (index,)
+    advanced = 0
+    for item in items:
+        if isinstance(item, list):
+            advanced += 1
+        elif isinstance(item, TensorType) and item.ndim > 0:
+            advanced += 1
+            if item.dtype.kind == "b" and item.ndim > 1:
+                return True
+    return advanced > 1
+
+
 class _Applier:
     """Applies a Call to values (what objmode blocks call)."""
 
@@ -319,7 +372,7 @@ class _Applier:
 def _setitem(self: Lowering, node: Node, inputs: list[str], indent: int) -> None:
     call = node.arg
     target = inputs[0] if isinstance(call.args[0], Hole) else self.literal(call.args[0])
-    index = self._index(call.args[1], inputs)
+    index = self._index(call.args[1], inputs, node)
     value = self.literal(_fill_one(call.args[2], inputs))
     if node in self.ownership.in_place:
         self.names[node] = target
@@ -352,7 +405,7 @@ def _list_new(self: Lowering, node: Node, inputs: list[str], indent: int) -> Non
 def _numba_item_type(elem: TensorType) -> Any:
     from numba import types
 
-    return eval(numba_type(elem), {}, vars(types))  # noqa: S307 - our own type text
+    return eval(numba_type(elem), {}, vars(types))
 
 
 def _fill_one(template: Any, inputs: list[str]) -> Any:
