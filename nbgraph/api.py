@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from .backend import BACKENDS, compile_graph
-from .convert.calls import enter_function, exit_function
+from .convert.calls import traced_function
 from .convert.conversion import convert, to_code
 from .graph.build import trace
 from .graph.ir import Graph
@@ -121,11 +121,8 @@ class GraphFunction:
             call = inspect.BoundArguments(self.signature, ordered)
             return converted(*call.args, **call.kwargs)
 
-        enter_function(fn)
-        try:
+        with traced_function(fn):
             graph = trace(fn.__name__, with_statics, args, kwargs)
-        finally:
-            exit_function()
         self.trace_count += 1
         return optimize(graph)
 

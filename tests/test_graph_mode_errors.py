@@ -235,8 +235,6 @@ def test_variable_from_one_branch_returned_names_the_if():
     assert names_line(message, line_of(returned_from_one_branch, "if x.sum() > 0"))
 
 
-@pytest.mark.xfail(strict=True, reason="`return y` of an undefined variable is only checked "
-                   "after tracing, so the error carries no location of the return")
 def test_variable_from_one_branch_returned_names_the_return():
     with pytest.raises(ng.UndefinedValueError) as info:
         graph_fn(returned_from_one_branch)(X)
@@ -310,8 +308,6 @@ def test_branches_giving_array_and_scalar():
 # --- constructs graph mode does not convert ------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="self-recursion calls the converted function directly "
-                   "and ends in RecursionError instead of ConversionError")
 def test_direct_recursion():
     with pytest.raises(ng.ConversionError) as info:
         graph_fn(halve_forever)(X)
@@ -320,8 +316,6 @@ def test_direct_recursion():
     assert names_line(message, line_of(halve_forever, "return halve_forever(x / 2)"))
 
 
-@pytest.mark.xfail(strict=True, reason="self-recursion calls the converted function directly "
-                   "and ends in RecursionError instead of ConversionError")
 def test_direct_recursion_behind_a_data_dependent_if():
     with pytest.raises(ng.ConversionError, match="halve_until_small"):
         graph_fn(halve_until_small)(X)
@@ -388,8 +382,6 @@ def test_write_through_view_in_staged_branch_names_the_view():
     assert "'v'" in str(info.value)
 
 
-@pytest.mark.xfail(strict=True, reason="in a staged loop the view loses its base: the write "
-                   "is silently not seen by the outer array")
 def test_write_through_view_in_staged_loop():
     x = np.array([1.0, 2.0, 3.0, 4.0])
     try:
@@ -456,8 +448,6 @@ def test_zero_division_for_python_ints():
     assert names_line(note, line_of(floor_divide, "return a // b"))
 
 
-@pytest.mark.xfail(strict=True, reason="type inference runs `a // 0` on example values while "
-                   "tracing, so an untaken branch raises ZeroDivisionError")
 def test_zero_division_in_untaken_branch():
     assert graph_fn(floor_divide_by_zero_if_negative)(3) == 3
 
@@ -485,8 +475,6 @@ def test_raise_in_data_dependent_branch():
     assert f.trace_count == 1
 
 
-@pytest.mark.xfail(strict=True, reason="dead-code elimination drops an unused read, so the "
-                   "IndexError eager Python raises never happens")
 def test_unused_out_of_bounds_read_still_raises():
     with pytest.raises(IndexError):
         unused_read(X)
@@ -494,8 +482,6 @@ def test_unused_out_of_bounds_read_still_raises():
         graph_fn(unused_read)(X)
 
 
-@pytest.mark.xfail(strict=True, reason="try/except is left unconverted: the graph's IndexError "
-                   "escapes the except clause that catches it eagerly")
 def test_try_except_around_graph_indexing():
     assert catches_index_error(X) == X[0]
     try:

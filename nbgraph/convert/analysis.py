@@ -82,3 +82,15 @@ def all_names(tree: ast.AST) -> set[str]:
         elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
             names.add(node.name)
     return names
+
+
+def parameter_names(fn: ast.FunctionDef) -> set[str]:
+    """Every parameter name of a function."""
+    args = fn.args
+    params = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+    return params | {a.arg for a in (args.vararg, args.kwarg) if a is not None}
+
+
+def local_names(fn: ast.FunctionDef) -> set[str]:
+    """Parameters and assigned names of a function, minus global/nonlocal ones."""
+    return (parameter_names(fn) | set(assigned_names(fn.body))) - declared_outside(fn)

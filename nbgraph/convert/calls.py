@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import builtins
 import cmath
+import contextlib
 import inspect
 import math
 import os
 import sys
 import sysconfig
 import threading
-from collections.abc import Callable
+import types
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -39,7 +41,7 @@ _LIST_CONSUMERS = {np.array, np.asarray, np.stack, np.vstack, np.hstack, np.conc
 
 class _CallStack(threading.local):
     def __init__(self) -> None:
-        self.functions: list[Callable] = []
+        self.codes: list[types.CodeType] = []  # functions being traced, outermost first
 
 
 _stack = _CallStack()
@@ -70,7 +72,11 @@ def _list_to_array(fn: Callable, lst: TracedList, *args: Any, **kwargs: Any) -> 
     if args:
         raise StagingError(f"{fn.__name__}(list, ...) with extra positional arguments",
                            user_location())
-    return call(runtime.list_to_array, lst, fn, kwargs)
+    elem = lst.type.elem
+    empty = None
+    if elem is not None and "dtype" not in kwargs:
+        empty = np.zeros((0,) * (elem.ndim + 1), dtype=elem.dtype)
+    return call(runtime.list_to_array, lst, fn, kwargs, empty)
 
 
 def _stage_len(value: Any) -> Any:
@@ -113,6 +119,9 @@ def converted_call(fn: Any, args: tuple, kwargs: dict) -> Any:
         return special(*args, **kwargs)
     if is_user_function(fn) or (inspect.ismethod(fn) and is_user_function(fn.__func__)):
         return _call_user_function(fn, args, kwargs)
+    if inspect.isfunction(fn) and is_converted(fn.__code__):
+        with _entered(fn):  # a nested def or lambda of converted code
+            return fn(*args, **kwargs)
     if not _graph_args(args, kwargs):
         return fn(*args, **kwargs)
     return _stage(fn, args, kwargs)
@@ -168,25 +177,27 @@ def _call_user_function(fn: Callable, args: tuple, kwargs: dict) -> Any:
         raise ConversionError(
             f"{target.__name__} is a generator function; graph mode cannot express "
             "generators (yield). Build a list or an array instead.", user_location())
-    if target in _stack.functions:
-        raise ConversionError(
-            f"recursive call to {target.__name__}: graph mode cannot express recursion. "
-            "Rewrite it as a loop, or call it outside the graph function.", user_location())
     converted = convert(target)
     if inspect.ismethod(fn):
         args = (fn.__self__, *args)
-    _stack.functions.append(target)
-    try:
+    with _entered(target):
         return converted(*args, **kwargs)
+
+
+@contextlib.contextmanager
+def _entered(fn: Callable) -> Iterator[None]:
+    """Mark fn as being traced; calling it again inside is recursion, reported plainly."""
+    if fn.__code__ in _stack.codes:
+        raise ConversionError(
+            f"recursive call to {fn.__name__}: graph mode cannot express recursion. "
+            "Rewrite it as a loop, or call it outside the graph function.", user_location())
+    _stack.codes.append(fn.__code__)
+    try:
+        yield
     finally:
-        _stack.functions.pop()
+        _stack.codes.pop()
 
 
-def enter_function(fn: Callable) -> None:
-    """Mark fn as being traced (the graph function's own entry, for recursion checks)."""
-    _stack.functions.append(fn)
-
-
-def exit_function() -> None:
-    """Undo enter_function."""
-    _stack.functions.pop()
+def traced_function(fn: Callable) -> contextlib.AbstractContextManager[None]:
+    """Context for tracing graph function ``fn`` (its own entry, for recursion checks)."""
+    return _entered(fn)

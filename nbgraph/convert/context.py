@@ -43,3 +43,25 @@ def exit_flags(loop: ast.AST) -> list[str]:
     if not hasattr(loop, "_nbg_exit_flags"):
         loop._nbg_exit_flags = []  # type: ignore[attr-defined]
     return loop._nbg_exit_flags  # type: ignore[attr-defined]
+
+
+class ScopedConverter(Converter):
+    """A converter that knows which names are local to the function it is inside."""
+
+    def __init__(self, namer: Namer) -> None:
+        super().__init__(namer)
+        self._scopes: list[set[str]] = []
+
+    def is_local(self, name: str) -> bool:
+        """Whether ``name`` is a local variable of the innermost function."""
+        return bool(self._scopes) and name in self._scopes[-1]
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        from .analysis import local_names
+
+        self._scopes.append(local_names(node))
+        try:
+            self.generic_visit(node)
+        finally:
+            self._scopes.pop()
+        return node

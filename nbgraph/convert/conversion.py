@@ -29,9 +29,11 @@ from .converters.logical import LogicalConverter
 from .converters.raises import RaiseConverter
 from .converters.returns import ReturnConverter
 from .converters.subscripts import SubscriptConverter
+from .converters.try_blocks import TryConverter
 from .parsing import parse_function
 
 FACTORY = "__nbgraph_factory"
+CONVERTED = "__nbgraph_converted"
 
 _converted: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _sources: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -64,12 +66,13 @@ def convert_ast(fn: Callable) -> ast.FunctionDef:
     node.args.defaults = [ast.Constant(value=None) for _ in node.args.defaults]
     node.args.kw_defaults = [None if d is None else ast.Constant(value=None)
                              for d in node.args.kw_defaults]
-    namer = Namer(all_names(node) | {"ag__", FACTORY})
+    namer = Namer(all_names(node) | {"ag__", FACTORY, CONVERTED})
     pipeline = [
         ListConverter(namer),
         SubscriptConverter(namer),
         AssertConverter(namer),
         RaiseConverter(namer),
+        TryConverter(namer),
         ContinueConverter(namer),
         BreakConverter(namer),
         ReturnConverter(namer),
@@ -92,6 +95,10 @@ def convert(fn: Callable) -> Callable:
     if cached is not None:
         return cached
     node = convert_ast(fn)
+    source = ast.unparse(node)
+    # Bound under another name in the factory, so a call of the function by its own name
+    # reaches the original (and the recursion check), not the converted code directly.
+    node.name = CONVERTED
     code = fn.__code__
     factory = ast.FunctionDef(
         name=FACTORY,
@@ -112,8 +119,9 @@ def convert(fn: Callable) -> Callable:
     converted.__defaults__ = fn.__defaults__
     converted.__kwdefaults__ = fn.__kwdefaults__
     converted.__doc__ = fn.__doc__
+    converted.__name__, converted.__qualname__ = fn.__name__, fn.__qualname__
     _converted[fn] = converted
-    _sources[fn] = ast.unparse(node)
+    _sources[fn] = source
     return converted
 
 

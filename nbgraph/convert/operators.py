@@ -22,12 +22,14 @@ from ..graph.statements import (
     raise_stmt,
     setitem,
 )
-from ..graph.undefined import Undefined, UndefinedReturn
+from ..graph.tracing import try_block
+from ..graph.undefined import Undefined, UndefinedReturn, check_defined
 from .calls import converted_call
 
 
 def retval(value: Any) -> Any:
-    """The function's result: None if no return statement ran."""
+    """The function's result (None if no return statement ran); it must be defined."""
+    check_defined(value)
     return None if isinstance(value, UndefinedReturn) else value
 
 
@@ -49,5 +51,6 @@ __all__ = [
     "raise_stmt",
     "retval",
     "setitem",
+    "try_block",
     "while_stmt",
 ]

@@ -8,7 +8,7 @@ from typing import Any
 from ..errors.exceptions import StagingError
 from .ir import Graph
 from .pytree import flatten, unflatten
-from .tracing import Traced, TracedList, is_graph_value, lift, top_region, wrap
+from .tracing import check_visible, is_graph_value, lift, top_region, wrap
 from .types import type_of
 from .undefined import check_defined
 
@@ -22,12 +22,9 @@ def trace(name: str, converted: Callable, args: tuple, kwargs: dict) -> Graph:
         result = converted(*call_args, **call_kwargs)
         check_defined(result)
         out_leaves, out_tree = flatten(result, is_leaf=_is_result_leaf)
-        nodes = []
-        for leaf in out_leaves:
-            if isinstance(leaf, (Traced, TracedList)):
-                nodes.append(leaf.node)
-            else:
-                nodes.append(lift(leaf).node)
+        nodes = [lift(leaf).node for leaf in out_leaves]
+        for node in nodes:
+            check_visible(top, node)
         top.region.results = (*nodes, top.token)
     return Graph(name, top.region, in_tree, out_tree)
 

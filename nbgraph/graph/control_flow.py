@@ -144,12 +144,24 @@ def _same_python_value(a: Any, b: Any) -> bool:
 
 
 def _sync_views(before: State, after: Sequence[Any]) -> tuple:
-    """Views of arrays a staged statement updated now look at the new values."""
+    """Keep NumPy view semantics across a staged statement: views of an updated array
+    see the new value, and an updated view writes itself back into its base."""
     for old, new in zip(before, after):
-        if isinstance(old, Traced) and isinstance(new, Traced) and old.views:
-            for view in old.views:
-                new.add_view(view, view.view[1])
-                view.rebind(call(operator.getitem, new, view.view[1]).node, write_back=False)
+        if not (isinstance(old, Traced) and isinstance(new, Traced)) or new is old:
+            continue
+        for view in old.views:
+            new.add_view(view, view.view[1])
+            view.rebind(call(operator.getitem, new, view.view[1]).node, write_back=False)
+        if old.view is not None and new.node is not old.node:
+            base, index = old.view
+            if any(base is b and b is not a for b, a in zip(before, after)):
+                raise StagingError(
+                    "an array and a view (slice) of it are both updated in the same staged "
+                    "branch or loop; graph mode cannot keep them in sync: update the array "
+                    "through one of them only", user_location())
+            new.view = None
+            base.add_view(new, index)
+            new.rebind(new.node)
     return tuple(after)
 
 

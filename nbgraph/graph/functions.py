@@ -102,13 +102,26 @@ def _by_example(call: Call, examples: list[Any], args: Any = None) -> GraphType:
     args = call.args if args is None else args
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        result = call.fn(*fill(args, examples), **fill(call.kwargs, examples))
+        try:
+            result = call.fn(*fill(args, examples), **fill(call.kwargs, examples))
+        except ArithmeticError:  # e.g. `a // 0` on a path that may never run: type it
+            result = call.fn(*_ones(fill(args, examples)), **call.kwargs)
     rtype = result_type_of(result)
     if rtype is None:
         raise TypeInferenceError(
             f"{call.name} returned a {type(result).__name__}, which graph mode cannot hold"
         )
     return rtype
+
+
+def _ones(values: Any) -> Any:
+    """Numbers replaced by ones of the same type (to type an operation that would fail
+    on its constants, like a division by a constant zero)."""
+    if type(values) in (tuple, list):
+        return type(values)(_ones(v) for v in values)
+    if isinstance(values, (bool, int, float, complex, np.generic)):
+        return type(values)(1)
+    return values
 
 
 def _index_example(t: GraphType) -> Any:

@@ -56,8 +56,15 @@ def list_getitem(lst: ConsList, index: Any) -> Any:
     return lst.to_list()[index]
 
 
-def list_to_array(lst: ConsList, how: Any, kwargs: dict[str, Any]) -> np.ndarray:
-    """np.array(lst) / np.stack(lst) / ... of a graph list."""
+def list_to_array(lst: ConsList, how: Any, kwargs: dict[str, Any],
+                  empty: np.ndarray | None = None) -> np.ndarray:
+    """np.array(lst) / np.stack(lst) / ... of a graph list.
+
+    ``empty`` is the result for a list that stays empty under np.array: NumPy would pick
+    float64, a graph keeps the items' dtype so the result has one type on all paths.
+    """
+    if not lst.length and empty is not None and how in (np.array, np.asarray):
+        return empty.copy()
     return how(lst.to_list(), **kwargs)
 
 

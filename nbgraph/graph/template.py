@@ -127,6 +127,8 @@ def freeze(template: Any) -> Any:
         hash(template)
     except TypeError:
         return ("id", id(template))
+    if isinstance(template, (float, complex)):  # repr keeps -0.0 apart from 0.0
+        return (type(template).__name__, repr(template))
     if isinstance(template, np.generic):
         return ("np", type(template).__name__, template.dtype.str, repr(template))
     return (type(template).__name__, template)

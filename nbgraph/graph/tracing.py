@@ -55,6 +55,7 @@ class RegionBuilder:
 class _State(threading.local):
     def __init__(self) -> None:
         self.builder: RegionBuilder | None = None
+        self.try_lines: list[int] = []  # lines of the try statements being traced
 
 
 _state = _State()
@@ -123,7 +124,8 @@ def wrap(node: Node) -> Any:
     raise TypeError(f"cannot wrap a {node.type}")
 
 
-def _check_visible(builder: RegionBuilder, node: Node, loc: Loc | None) -> None:
+def check_visible(builder: RegionBuilder, node: Node, loc: Loc | None = None) -> None:
+    """Raise if ``node`` was computed in a region that ``builder`` cannot see."""
     if builder.owner_of(node) is None:
         raise GraphModeError(
             "a value computed inside a staged branch or loop is used outside it without "
@@ -137,8 +139,13 @@ def add_node(op: Op, inputs: tuple[Node, ...], arg: Any, type: GraphType) -> Nod
     """Append a node to the current region after checking its inputs are in scope."""
     builder = current()
     loc = user_location()
+    if _state.try_lines and op is not Op.CONST:
+        raise StagingError(
+            f"a graph operation inside the try block at line {_state.try_lines[-1]}: its "
+            "errors happen when the graph runs, after the except clause is gone. Move it "
+            "out of the try, or check the condition explicitly (if ...: raise ...)", loc)
     for node in inputs:
-        _check_visible(builder, node, loc)
+        check_visible(builder, node, loc)
     return builder.add(Node(op, inputs, arg, type, loc))
 
 
@@ -187,6 +194,16 @@ def lift(value: Any) -> Any:
 
 
 from .traced import Traced, TracedList  # noqa: E402  (Traced needs call() defined above)
+
+
+@contextlib.contextmanager
+def try_block(line: int) -> Iterator[None]:
+    """Trace the body of a try statement (graph operations are refused there)."""
+    _state.try_lines.append(line)
+    try:
+        yield
+    finally:
+        _state.try_lines.pop()
 
 
 @contextlib.contextmanager

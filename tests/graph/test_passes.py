@@ -378,7 +378,6 @@ def test_cse_never_merges_prints_on_the_same_token(capsys):
     assert capsys.readouterr().out == "same\nsame\n"
 
 
-@pytest.mark.xfail(strict=True, reason="CSE keys constants by ==, so 0.0 and -0.0 merge")
 def test_cse_keeps_signed_zero_arguments_apart():
     x = np.array([-1.0, 1.0])
     g = traced(signed_zero_angles, x)
@@ -389,7 +388,6 @@ def test_cse_keeps_signed_zero_arguments_apart():
     np.testing.assert_array_equal(lower, np.arctan2(-0.0, x))
 
 
-@pytest.mark.xfail(strict=True, reason="CSE merges the constants 0.0 and -0.0")
 def test_graph_function_returns_signed_zero_constants():
     _, zero, negative_zero = ng.function(signed_zero_results, backend="interpret")(X)
     assert math.copysign(1.0, zero) == 1.0
@@ -464,8 +462,6 @@ def test_fold_leaves_non_constant_code_alone():
     assert [n.label() for n in g.all_nodes()] == shape
 
 
-@pytest.mark.xfail(strict=True, reason="fold_constants does not follow substitution chains: "
-                   "a folded call whose inputs were folded leaves its users dangling")
 def test_fold_chain_of_constant_calls():
     g = traced(constant_chain, X)
     before = run(g, X)
@@ -476,8 +472,6 @@ def test_fold_chain_of_constant_calls():
     assert mul.inputs[1].op is ng.Op.CONST and mul.inputs[1].arg == 7.0
 
 
-@pytest.mark.xfail(strict=True, reason="zip over two constant lists folds min(len, len) twice, "
-                   "and fold_constants leaves a dangling node (VerificationError)")
 def test_zip_over_constant_lists_and_an_array():
     x = np.array([1.0, 10.0, 100.0])
     assert ng.function(zip_with_constant_lists, backend="interpret")(x) == (

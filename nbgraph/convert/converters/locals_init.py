@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 
-from ..analysis import assigned_names, declared_outside
+from ..analysis import assigned_names, declared_outside, parameter_names
 from ..context import Converter, is_generated
 from ..templates import replace
 
@@ -15,11 +15,8 @@ class LocalsInitConverter(Converter):
         self.generic_visit(node)
         if is_generated(node) or not any(is_generated(s) for s in ast.walk(node) if s is not node):
             return node
-        params = {a.arg for a in (*node.args.posonlyargs, *node.args.args,
-                                  *node.args.kwonlyargs)}
-        params |= {a.arg for a in (node.args.vararg, node.args.kwarg) if a is not None}
         generated = {s.name for s in node.body if is_generated(s)}
-        skip = params | declared_outside(node) | generated
+        skip = parameter_names(node) | declared_outside(node) | generated
         inits = []
         for name in assigned_names(node.body):
             if name not in skip:

@@ -20,10 +20,27 @@ def _needs_conversion(fn: ast.FunctionDef) -> bool:
     return False
 
 
+class _CheckedReturns(ast.NodeTransformer):
+    """return x -> return ag__.retval(x): an undefined x is reported at this line."""
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        return node  # nested functions are handled on their own
+
+    visit_Lambda = visit_AsyncFunctionDef = visit_ClassDef = visit_FunctionDef
+
+    def visit_Return(self, node: ast.Return) -> ast.AST:
+        if node.value is None:
+            return node
+        return replace("return ag__.retval(value)", node, value=node.value)[0]
+
+
 class ReturnConverter(Converter):
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
         self.generic_visit(node)
-        if is_generated(node) or not _needs_conversion(node):
+        if is_generated(node):
+            return node
+        if not _needs_conversion(node):
+            node.body = [_CheckedReturns().visit(stmt) for stmt in node.body]
             return node
         flag, value = self.namer.new("do_return"), self.namer.new("retval")
 

@@ -1,12 +1,13 @@
 """a[i] = v / a[i] += v / a[i][j] = v -> a = ag__.setitem(a, i, ...): item assignment
-rebinds the name, so it is visible to staged branches and loops."""
+rebinds the name, so it is visible to staged branches and loops.  Only for the
+function's own locals: an enclosing function's container is updated in place."""
 
 from __future__ import annotations
 
 import ast
 import copy
 
-from ..context import Converter
+from ..context import ScopedConverter
 from ..templates import replace, replace_expr
 
 
@@ -33,21 +34,22 @@ def _update(target: ast.Subscript, value: ast.expr, origin: ast.AST) -> ast.expr
     return new
 
 
-class SubscriptConverter(Converter):
+class SubscriptConverter(ScopedConverter):
     def visit_Assign(self, node: ast.Assign) -> ast.AST | list[ast.stmt]:
         self.generic_visit(node)
         if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Subscript):
             return node
         target = node.targets[0]
         root = _root(target)
-        if root is None:
+        if root is None or not self.is_local(root.id):
             return node
         return replace("x = update", node, x=root.id, update=_update(target, node.value, node))
 
     def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST | list[ast.stmt]:
         self.generic_visit(node)
         target = node.target
-        if not isinstance(target, ast.Subscript) or _root(target) is None:
+        if not isinstance(target, ast.Subscript) or _root(target) is None or \
+                not self.is_local(_root(target).id):
             return node
         value = ast.copy_location(ast.BinOp(left=_load(target), op=node.op, right=node.value),
                                   node)

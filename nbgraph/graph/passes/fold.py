@@ -32,25 +32,26 @@ def _fold_call(node: Node) -> Node | None:
 
 def _fold(region: Region, subst: dict[Node, Node], inlined: dict[Node, tuple]) -> None:
     nodes: list[Node] = []
-    for node in region.nodes:
+    for original in region.nodes:
+        node = original
         inputs = tuple(subst.get(i, i) for i in node.inputs)
         if inputs != node.inputs:
-            new = Node(node.op, inputs, node.arg, node.type, node.loc)
-            subst[node] = new
-            node = new
+            node = Node(node.op, inputs, node.arg, node.type, node.loc)
+            subst[original] = node
         if node.op is Op.CALL:
             folded = _fold_call(node)
             if folded is not None:
-                subst[node] = folded
+                subst[original] = folded
                 node = folded
         elif node.op is Op.COND and node.inputs[0].op is Op.CONST:
             chosen = node.arg[0] if node.inputs[0].arg else node.arg[1]
             _fold(chosen, subst, inlined)
             nodes.extend(chosen.nodes)
-            inlined[node] = chosen.results
+            inlined[original] = chosen.results
             continue
-        elif node.op is Op.PROJ and node.inputs[0] in inlined:
-            subst[node] = inlined[node.inputs[0]][node.arg]
+        elif node.op is Op.PROJ and original.inputs[0] in inlined:
+            subst[original] = subst.get(inlined[original.inputs[0]][node.arg],
+                                        inlined[original.inputs[0]][node.arg])
             continue
         for sub in node.regions():
             _fold(sub, subst, inlined)
