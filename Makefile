@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: lab test lint setup clean
+.PHONY: lab test lint setup clean bench
 
 setup: $(STAMP)
 
@@ -23,6 +23,10 @@ lint: $(STAMP)
 
 lab: $(STAMP)
 	$(VENV)/bin/jupyter lab --notebook-dir=notebooks
+
+bench: $(STAMP)
+	$(PY) -m pip install -q -e ".[bench]"
+	$(PY) bench/run.py
 
 clean:
 	rm -rf $(VENV)

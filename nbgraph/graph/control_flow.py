@@ -308,11 +308,7 @@ def not_(value: Any) -> Any:
     if isinstance(value, TracedList):
         return call(runtime.list_len, value) == 0
     if is_graph_value(value):
-        return call(_not, value)
-    return not value
-
-
-def _not(value: Any) -> bool:
+        return call(operator.not_, value)
     return not value
 
 

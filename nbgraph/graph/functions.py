@@ -50,7 +50,7 @@ def function_name(fn: Callable) -> str:
 
 def is_elementwise(fn: Callable) -> bool:
     """Whether fn maps elements independently with broadcasting (ufuncs, operators)."""
-    return fn in ELEMENTWISE_OPERATORS or isinstance(fn, np.ufunc)
+    return fn in ELEMENTWISE_OPERATORS or (isinstance(fn, np.ufunc) and fn.signature is None)
 
 
 def is_effect(fn: Callable) -> bool:

@@ -13,6 +13,8 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
+import numpy as np
+
 from ..errors.exceptions import GraphModeError, StagingError
 from ..errors.origins import user_location
 from .functions import Call, TypeInferenceError, infer, is_effect
@@ -152,6 +154,8 @@ def add_node(op: Op, inputs: tuple[Node, ...], arg: Any, type: GraphType) -> Nod
 def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
     """Record ``fn(*args, **kwargs)`` on graph values; returns the traced result."""
     (arg_t, kwarg_t), leaves = split((args, kwargs), _is_input)
+    if any(isinstance(leaf, np.ndarray) for leaf in leaves):  # concrete arrays: constants
+        leaves = [const(leaf) if isinstance(leaf, np.ndarray) else leaf for leaf in leaves]
     the_call = Call(fn, arg_t, kwarg_t)
     builder = current()
     inputs = tuple(builder.token if leaf is _TOKEN else leaf.node for leaf in leaves)
@@ -170,7 +174,7 @@ _TOKEN = object()  # stands for the effect token in an effect's arguments
 
 
 def _is_input(value: Any) -> bool:
-    return value is _TOKEN or is_graph_value(value)
+    return value is _TOKEN or is_graph_value(value) or isinstance(value, np.ndarray)
 
 
 def effect(fn: Any, *args: Any, **kwargs: Any) -> None:

@@ -146,9 +146,10 @@ class NumbaGraph:
         self.compiled = True
 
     def _failing_node(self, exc: Exception) -> Node | None:
-        path = str(Path(self.dispatcher.py_func.__code__.co_filename))
-        lines = [int(m) for m in re.findall(re.escape(path) + r'", line (\d+)', str(exc))]
-        lines += [int(m) for m in re.findall(re.escape(path) + r" \((\d+)\)", str(exc))]
+        name = re.escape(Path(self.dispatcher.py_func.__code__.co_filename).name)
+        text = str(exc)
+        lines = [int(m) for m in re.findall(name + r'", line (\d+)', text)]
+        lines += [int(m) for m in re.findall(name + r" \((\d+)\)", text)]
         for line in lines:
             node = self.lowering.line_nodes.get(line)
             if node is not None and node.op.value == "call":

@@ -31,11 +31,16 @@ from ...graph.types import (
     TupleType,
     type_of,
 )
+from .chunked import BLOCK, make_chunked
+from .fusion import Group, count_uses, find_groups
 from .ownership import Ownership
 
 FUNCTION = "graph_function"
 _UNARY = {operator.neg: "-", operator.pos: "+", operator.invert: "~", operator.not_: "not "}
 _PY_CASTS = {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex"}
+_ARRAY_DIVISION = {operator.truediv: "np.true_divide", operator.floordiv: "np.floor_divide",
+                   operator.mod: "np.remainder", operator.pow: "np.power"}
+_NATIVE_SCALARS = {np.dtype(t) for t in (np.float64, np.int64, np.bool_, np.complex128)}
 
 
 class Source:
@@ -69,12 +74,15 @@ class Lowering:
         self.graph = graph
         self.objmode = objmode
         self.ownership = Ownership(graph.body)
+        self.uses = count_uses(graph.body)
+        self.groups: dict[Node, Group] = {}
         self.names: dict[Node, str] = {}
         self.lines: list[str] = []
         self.line_nodes: dict[int, Node] = {}
         self.constants: list[Any] = []  # values of hidden array arguments
         self.globals: dict[str, Any] = {}
         self.params = [self._name(p, "p") for p in graph.body.params]
+        self.callbacks: list[str] = []  # sources of the objmode call-site functions
 
     # --- names, literals ---------------------------------------------------------------
     def _name(self, node: Node, prefix: str = "v") -> str:
@@ -157,10 +165,11 @@ class Lowering:
         header = [
             "import math",
             "import numpy as np",
-            "from numba import objmode, types",
+            "from numba import njit, objmode, types",
             "from numba.typed import List",
             "from nbgraph.backend.numba_cpu import helpers",
             "",
+            *(line for cb in self.callbacks for line in ("", *cb.splitlines(), "")),
             "",
             f"def {FUNCTION}({', '.join(self.params + hidden)}):",
         ]
@@ -169,7 +178,13 @@ class Lowering:
         return "\n".join(header + self.lines) + "\n"
 
     def _region(self, region: Region, indent: int) -> None:
+        self.groups.update(find_groups(region, self.uses))
         for node in region.nodes:
+            group = self.groups.get(node)
+            if group is not None and node not in self.objmode:
+                if node is group.root:
+                    self._fused(group, indent)
+                continue
             self._node(node, indent)
         if not region.nodes:
             self.emit("pass", indent)
@@ -264,13 +279,19 @@ class Lowering:
             return
         self.emit(f"{self._name(node)} = {self.expression(node, inputs)}", indent, node)
 
-    def expression(self, node: Node, inputs: list[str]) -> str:
-        """The source expression computing a CALL node natively."""
+    def expression(self, node: Node, inputs: list[str], per_element: bool = False) -> str:
+        """The source expression computing a CALL node natively.
+
+        ``per_element``: inside a fused loop, where division-like operators use NumPy's
+        scalar ufuncs (inf/nan on division by zero, as for arrays) instead of Python's.
+        """
         call: Call = node.arg
         fn = call.fn
         args, kwargs = self._args(call, inputs)
         if is_elementwise(fn):
             args = self._weak_operands(node, args)
+        if per_element and fn in _ARRAY_DIVISION:
+            return f"{_ARRAY_DIVISION[fn]}({', '.join(args)})"
         if fn in OPERATOR_SYMBOLS and fn is not operator.getitem:
             if fn in _UNARY:
                 return f"({_UNARY[fn]}{args[0]})"
@@ -318,23 +339,83 @@ class Lowering:
             return name
         return self._global(fn, "f")
 
+    def _fused(self, group: Group, indent: int) -> None:
+        """One loop for a fused group when its arrays line up, else NumPy by blocks."""
+        root = group.root
+        name = self._name(root)
+        inputs = [self.names[i] for i in group.inputs]
+        arrays = [self.names[i] for i in group.inputs if i.type.ndim > 0]
+        full = [self.names[i] for i in group.inputs if i.type.ndim == root.type.ndim]
+        chunked = self._global(make_chunked(group), "blocks")
+        out_type = numba_type(root.type).replace("'A'", "'C'")
+        if group.scalar_loop_safe and arrays and len(full) == len(arrays):
+            first = arrays[0]
+            tests = [f"{a}.shape == {first}.shape" for a in arrays[1:]]
+            tests += [f"{a}.flags.c_contiguous" for a in arrays]
+            if group.transcendental:
+                tests.append(f"{first}.size < {BLOCK}")
+            self.emit(f"if {' and '.join(tests)}:", indent, root)
+            self._scalar_loop(group, name, first, indent + 1)
+            self.emit("else:", indent)
+            indent += 1
+        self.emit(f"{name} = {self._python_call(chunked, inputs, out_type)}", indent, root)
+
+    def _scalar_loop(self, group: Group, name: str, first: str, indent: int) -> None:
+        root = group.root
+        dtype = self.literal(root.type.dtype)
+        self.emit(f"{name} = helpers.advise_huge(np.empty({first}.shape, {dtype}))", indent,
+                  root)
+        # Names private to this loop: none is defined on one path and used on another.
+        flat = {}
+        for k, node in enumerate(group.inputs):
+            if node.type.ndim > 0:
+                flat[node] = f"{name}_in{k}"
+                self.emit(f"{flat[node]} = {self.names[node]}.ravel()", indent, root)
+        self.emit(f"{name}_flat = {name}.ravel()", indent, root)
+        self.emit(f"for {name}_i in range({name}_flat.size):", indent, root)
+        element = {n: (f"{v}[{name}_i]") for n, v in flat.items()}
+        for member in group.members:
+            args = [element.get(i, self.names.get(i)) for i in member.inputs]
+            expr = self.expression(member, args, per_element=True)
+            if member.type.dtype not in _NATIVE_SCALARS:
+                expr = f"{self.literal(member.type.dtype)}({expr})"
+            element[member] = f"{name}_e{group.members.index(member)}"
+            if member is root:
+                self.emit(f"{name}_flat[{name}_i] = {expr}", indent + 1, member)
+            else:
+                self.emit(f"{element[member]} = {expr}", indent + 1, member)
+
+    def _python_call(self, python_name: str, args: list[str], result: str | None) -> str:
+        """An expression calling the Python function ``python_name`` from compiled code.
+
+        Each call site gets its own small compiled function holding the ``objmode``
+        block: Numba mishandles several objmode blocks in the branches of one function.
+        """
+        name = f"_cb{len(self.callbacks)}"
+        params = [f"a{i}" for i in range(len(args))]
+        lines = ["@njit(cache=True)", f"def {name}({', '.join(params)}):"]
+        if result is None:
+            lines += ["    with objmode():", f"        {python_name}({', '.join(params)})",
+                      "    return 0"]
+        else:
+            lines += [f"    with objmode(r={result!r}):",
+                      f"        r = {python_name}({', '.join(params)})", "    return r"]
+        self.callbacks.append("\n".join(lines))
+        return f"{name}({', '.join(args)})"
+
     def _objmode(self, node: Node, inputs: list[str], indent: int) -> None:
         """Call back into Python for this node (Numba cannot compile it)."""
-        call = node.arg
-        caller = self._global(_Applier(call), "py")
-        name = self._name(node)
-        self.emit(f"with objmode({name}={numba_type(node.type)!r}):", indent, node)
-        self.emit(f"{name} = {caller}({', '.join(inputs)})", indent + 1, node)
+        caller = self._global(_Applier(node.arg), "py")
+        expr = self._python_call(caller, inputs, numba_type(node.type))
+        self.emit(f"{self._name(node)} = {expr}", indent, node)
 
     def _effect(self, node: Node, inputs: list[str], indent: int) -> None:
         call = node.arg
-        caller = self._global(_Applier(call), "py")
-        values = ", ".join(inputs[1:])
+        caller = self._global(_Applier(call, prefix=(None,)), "py")
         if call.fn is runtime.assert_effect and node.inputs[1].type.flavor != ARRAY:
             self.emit(f"if not {inputs[1]}:", indent, node)
             indent += 1
-        self.emit("with objmode():", indent, node)
-        self.emit(f"{caller}(None, {values})", indent + 1, node)
+        self.emit(self._python_call(caller, inputs[1:], None), indent, node)
 
 
 def _beyond_numba(node: Node) -> bool:
@@ -358,13 +439,15 @@ def _beyond_numba(node: Node) -> bool:
 
 
 class _Applier:
-    """Applies a Call to values (what objmode blocks call)."""
+    """Applies a Call to values (what objmode blocks call); ``prefix`` stands for the
+    inputs compiled code does not pass (the effect token)."""
 
-    def __init__(self, call: Call) -> None:
+    def __init__(self, call: Call, prefix: tuple = ()) -> None:
         self.call = call
+        self.prefix = prefix
 
     def __call__(self, *values: Any) -> Any:
-        return self.call.apply(values)
+        return self.call.apply((*self.prefix, *values))
 
 
 # --- per-function lowering rules ---------------------------------------------------------

@@ -1,0 +1,104 @@
+"""Elementwise fusion: chains of elementwise array operations become one loop.
+
+A group is a tree of elementwise CALL nodes producing arrays, in one region, whose
+inner results are used only inside the group.  It is evaluated once per element with
+no temporaries; its leaves (arrays and scalars) are the group's inputs.
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ...graph.functions import is_elementwise
+from ...graph.ir import Node, Op, Region
+from ...graph.types import ARRAY, TensorType
+
+# Transcendental ufuncs: NumPy's SIMD loops beat scalar libm in compiled loops.
+TRANSCENDENTAL = frozenset({
+    np.exp, np.exp2, np.expm1, np.log, np.log2, np.log10, np.log1p, np.sin, np.cos,
+    np.tan, np.arcsin, np.arccos, np.arctan, np.arctan2, np.sinh, np.cosh, np.tanh,
+    np.arcsinh, np.arccosh, np.arctanh, np.power, np.float_power, np.cbrt, np.hypot,
+})
+# Integer powers raise on negative exponents for arrays only: left to NumPy.
+_INT_PARTIAL = frozenset({operator.pow, np.power, np.float_power})
+
+
+@dataclass
+class Group:
+    """One fused group: ``root`` computes the result; ``members`` in schedule order."""
+
+    root: Node
+    members: list[Node] = field(default_factory=list)
+    inputs: list[Node] = field(default_factory=list)
+
+    @property
+    def transcendental(self) -> bool:
+        return any(m.arg.fn in TRANSCENDENTAL for m in self.members)
+
+    @property
+    def scalar_loop_safe(self) -> bool:
+        """Whether a compiled per-element loop gives NumPy's results exactly."""
+        for m in self.members:
+            kinds = {i.type.dtype.kind for i in m.inputs if isinstance(i.type, TensorType)}
+            if m.arg.fn in _INT_PARTIAL and kinds & {"i", "u", "b"}:
+                return False
+        return True
+
+
+def _fusable(node: Node) -> bool:
+    if node.op is not Op.CALL or not is_elementwise(node.arg.fn):
+        return False
+    if node.arg.kwargs or not isinstance(node.type, TensorType):
+        return False
+    if node.type.flavor != ARRAY or node.type.ndim == 0:
+        return False
+    return all(isinstance(i.type, TensorType) for i in node.inputs) and \
+        node.type.dtype.kind in "biufc"
+
+
+def find_groups(region: Region, uses: dict[Node, int]) -> dict[Node, Group]:
+    """Groups of this region, keyed by every member (roots and inner nodes)."""
+    in_region = set(region.nodes)
+    groups: dict[Node, Group] = {}
+    for node in reversed(region.nodes):
+        if node in groups or not _fusable(node):
+            continue
+        group = Group(node)
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            group.members.append(current)
+            for source in current.inputs:
+                inner = (source in in_region and _fusable(source) and uses.get(source) == 1
+                         and source not in groups)
+                if inner:
+                    stack.append(source)
+                elif source not in group.inputs:
+                    group.inputs.append(source)
+        order = {n: i for i, n in enumerate(region.nodes)}
+        group.members.sort(key=order.__getitem__)
+        if len(group.members) > 1 or any(
+                i.type.ndim == node.type.ndim for i in group.inputs):
+            for member in group.members:
+                groups[member] = group
+    return groups
+
+
+def count_uses(region: Region) -> dict[Node, int]:
+    """How many times each node is used as an input (nested regions included)."""
+    uses: dict[Node, int] = {}
+
+    def visit(r: Region) -> None:
+        for node in r.nodes:
+            for i in node.inputs:
+                uses[i] = uses.get(i, 0) + 1
+            for sub in node.regions():
+                visit(sub)
+        for res in r.results:
+            uses[res] = uses.get(res, 0) + 1
+
+    visit(region)
+    return uses
