@@ -25,26 +25,37 @@ DEFAULT_BACKEND = "cpu"
 class _Compiled:
     """One traced, optimised and compiled signature of a graph function."""
 
-    def __init__(self, graph: Graph, run: Callable[[list[Any]], list[Any]]) -> None:
+    def __init__(self, graph: Graph, run: Callable[[Sequence[Any]], Sequence[Any]]) -> None:
         self.graph = graph
         self.run = run
         results = graph.body.results[:-1]  # the last result is the effect token
         self.fix_lists = [i for i, r in enumerate(results) if isinstance(r.type, ListType)]
+        self.single = graph.out_tree is LEAF and not self.fix_lists
 
-    def __call__(self, leaves: list[Any]) -> Any:
-        outputs = self.run(leaves)[:-1]
+    def __call__(self, leaves: Sequence[Any]) -> Any:
+        outputs = self.run(leaves)
+        if self.single:
+            return outputs[0]
+        outputs = list(outputs)
         for i in self.fix_lists:
             outputs[i] = outputs[i].to_list() if isinstance(outputs[i], ConsList) else outputs[i]
         return unflatten(self.graph.out_tree, outputs)
 
 
+# Trace-cache keys: an array's (dtype, ndim); a scalar's (dtype, flavor), fixed per type,
+# so the per-call key is a dict lookup (this runs on every call).
+_SCALAR_KEYS: dict[type, Any] = {}
+for _type in (bool, int, float, complex, *set(np.sctypeDict.values())):
+    if _type in (bool, int, float, complex) or issubclass(_type, np.number | np.bool_):
+        _t = type_of(_type(0))
+        _SCALAR_KEYS[_type] = (_t.dtype, _t.flavor)
+
+
 def _leaf_key(value: Any) -> Any:
-    if isinstance(value, np.ndarray):
+    key = _SCALAR_KEYS.get(type(value))
+    if key is None and type(value) is np.ndarray:
         return (value.dtype, value.ndim)
-    t = type_of(value)
-    if t is not None:
-        return (t.dtype, t.flavor)
-    return None
+    return key
 
 
 class GraphFunction:
@@ -70,6 +81,10 @@ class GraphFunction:
         self.static_argnames = tuple(static_argnames)
         self.trace_count = 0
         self._cache: dict[Any, _Compiled] = {}
+        # Calls with exactly the positional parameters skip argument binding.
+        params = list(self.signature.parameters.values())
+        plain = all(p.kind is p.POSITIONAL_OR_KEYWORD for p in params)
+        self._positional = len(params) if plain and not self.static_argnames else -1
         functools.update_wrapper(self, fn)
 
     def __repr__(self) -> str:
@@ -132,6 +147,12 @@ class GraphFunction:
         return self._compiled(dyn, dyn_kw, statics).graph
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if len(args) == self._positional and not kwargs:
+            keys = tuple([_SCALAR_KEYS.get(type(a)) or (
+                (a.dtype, a.ndim) if type(a) is np.ndarray else None) for a in args])
+            entry = self._cache.get((keys, ()))
+            if entry is not None:
+                return entry(args)
         dyn, dyn_kw, statics = self._split(args, kwargs)
         entry = self._compiled(dyn, dyn_kw, statics)
         leaves, _ = flatten((dyn, dyn_kw))

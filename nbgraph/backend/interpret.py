@@ -6,6 +6,7 @@ as direct as possible: every CALL applies its function to the inputs' values.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..graph.ir import Graph, Node, Op, Region
@@ -18,9 +19,10 @@ class Interpreter:
     def __init__(self, graph: Graph) -> None:
         self.graph = graph
 
-    def run(self, args: list[Any]) -> list[Any]:
+    def run(self, args: Sequence[Any]) -> list[Any]:
+        """The graph's results (the effect token left out)."""
         env: dict[Node, Any] = {}
-        return self._region(self.graph.body, args, env)
+        return self._region(self.graph.body, args, env)[:-1]
 
     def _region(self, region: Region, args: Any, env: dict[Node, Any]) -> list[Any]:
         for param, value in zip(region.params, args):

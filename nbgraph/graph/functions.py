@@ -31,7 +31,8 @@ OPERATOR_SYMBOLS = {
     operator.pos: "pos", operator.invert: "~", operator.not_: "not",
     operator.getitem: "getitem",
 }
-ELEMENTWISE_OPERATORS = frozenset(OPERATOR_SYMBOLS) - {operator.matmul, operator.getitem}
+ELEMENTWISE_OPERATORS = frozenset(OPERATOR_SYMBOLS) - {
+    operator.matmul, operator.getitem, operator.not_}
 EFFECTS = frozenset({runtime.print_effect, runtime.assert_effect, runtime.raise_effect})
 
 

@@ -14,7 +14,7 @@ import os
 import re
 import sys
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -69,7 +69,8 @@ def _output_converter(t: Any) -> Callable[[Any], Any] | None:
     if not isinstance(t, TensorType):
         return None
     if t.flavor == PYTHON:
-        return _PY_TYPES[t.dtype.kind]
+        py_type = _PY_TYPES[t.dtype.kind]
+        return None if py_type is float else py_type  # Numba returns floats as float
     if t.flavor == SCALAR:
         return t.dtype.type
     if t.ndim == 0:
@@ -86,8 +87,9 @@ class NumbaGraph:
         self.objmode: set[Node] = set()
         self.fallback: Callable[[list[Any]], list[Any]] | None = None
         results = [r for r in graph.body.results if not isinstance(r.type, TokenType)]
-        self.converters = [_output_converter(r.type) for r in results]
-        self.const_results = {i for i, r in enumerate(results) if r.op.value == "const"}
+        self.converters = [(i, c) for i, c in enumerate(_output_converter(r.type) for r in
+                                                         results) if c is not None]
+        self.const_results = [i for i, r in enumerate(results) if r.op.value == "const"]
         self._build()
 
     def _build(self) -> None:
@@ -104,19 +106,21 @@ class NumbaGraph:
         """The generated source (for debugging and the graph view)."""
         return self.lowering.text
 
-    def run(self, args: list[Any]) -> list[Any]:
+    def run(self, args: Sequence[Any]) -> Sequence[Any]:
+        """The graph's results for these parameter values."""
         if not self.compiled:
             self._compile(args)
         if self.fallback is not None:
             return self.fallback(args)
-        out = list(self.dispatcher(*args, *self.constants))
-        for i, convert in enumerate(self.converters):
-            if convert is not None:
-                out[i] = convert(out[i])
+        out = self.dispatcher(*args, *self.constants)
+        if not (self.converters or self.const_results):
+            return out
+        out = list(out)
+        for i, convert in self.converters:
+            out[i] = convert(out[i])
         for i in self.const_results:
             if isinstance(out[i], np.ndarray):
                 out[i] = out[i].copy()
-        out.append(None)  # the effect token
         return out
 
     def _compile(self, args: list[Any]) -> None:

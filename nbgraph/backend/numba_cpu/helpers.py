@@ -15,7 +15,7 @@ _madvise = types.ExternalFunction("madvise", types.intc(types.uintp, types.uintp
 
 
 @njit(cache=True)
-def advise_huge(array):  # noqa: ANN001, ANN201
+def advise_huge(array):
     """Ask for transparent huge pages on a large fresh array, before it is touched: a
     big output then costs few page faults (NumPy does the same for its own arrays)."""
     size = array.size * array.itemsize
