@@ -121,16 +121,16 @@ def test_traced_graphs_verify(fn, args):
 def test_hand_built_graphs_verify_and_run():
     g = simple_graph()
     verify(g)
-    assert Interpreter(g).run([3.0]) == [12.0, None]
+    assert Interpreter(g).run([3.0]) == [12.0]
 
     g = cond_graph()
     verify(g)
-    assert Interpreter(g).run([3.0]) == [6.0, None]
-    assert Interpreter(g).run([-3.0]) == [3.0, None]
+    assert Interpreter(g).run([3.0]) == [6.0]
+    assert Interpreter(g).run([-3.0]) == [3.0]
 
     g = while_graph()
     verify(g)
-    assert Interpreter(g).run([5]) == [32.0, None]
+    assert Interpreter(g).run([5]) == [32.0]
 
 
 def test_verification_error_is_an_assertion_error():
@@ -205,7 +205,7 @@ def test_branch_may_read_enclosing_values():
     then_region = g.body.nodes[2].arg[0]
     then_region.results = (x,)
     verify(g)
-    assert Interpreter(g).run([3.0]) == [3.0, None]
+    assert Interpreter(g).run([3.0]) == [3.0]
 
 
 def test_cond_region_with_params():

@@ -227,11 +227,19 @@ class Lowering:
         return names
 
     def _assign(self, targets: list[str | None], values: list[Node], indent: int) -> None:
-        pairs = [(t, self.names[v]) for t, v in zip(targets, values) if t is not None]
-        if pairs:
+        """Set state variables; unchanged ones are skipped (an array reassigned in a
+        loop costs reference counting on every iteration)."""
+        pairs = [(t, self.names[v]) for t, v in zip(targets, values)
+                 if t is not None and t != self.names[v]]
+        if not pairs:
+            return
+        if {v for _, v in pairs} & {t for t, _ in pairs}:  # a swap: assign all at once
             left = ", ".join(t for t, _ in pairs)
             right = ", ".join(v for _, v in pairs)
             self.emit(f"{left}, = {right},", indent)
+            return
+        for target, value in pairs:
+            self.emit(f"{target} = {value}", indent)
 
     def _cond(self, node: Node, indent: int) -> None:
         names = self._state_names(node, "c")
@@ -545,7 +553,15 @@ _STATEMENTS: dict[Callable, Callable] = {
     runtime.list_append: _list_append,
     runtime.list_new: _list_new,
 }
+def _transpose(self: Lowering, node: Node, args: list[str], kwargs: list[str]) -> str:
+    # ``.T`` keeps Numba's layout knowledge (C becomes F), so BLAS still applies.
+    if not kwargs and args[1:] in ([], ["None"]):
+        return f"{args[0]}.T"
+    return f"np.transpose({', '.join(args + kwargs)})"
+
+
 _EXPRESSIONS: dict[Callable, Callable] = {
+    np.transpose: _transpose,
     runtime.shape_dim: lambda self, node, a, k: f"{a[0]}.shape[{a[1]}]",
     runtime.range_len: lambda self, node, a, k: f"helpers.range_len({', '.join(a)})",
     runtime.list_len: lambda self, node, a, k: f"len({a[0]})",

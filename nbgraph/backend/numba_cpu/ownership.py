@@ -45,17 +45,20 @@ class Ownership:
     def _region(self, region: Region, fresh: set[Node]) -> set[Node]:
         last_use = _last_uses(region)
         borrowers = _borrowers(region)
-        position = {node: i for i, node in enumerate(region.nodes)}
+        defined_here = set(region.nodes) | set(region.params)
         fresh = set(fresh)
+        fresh_results: set[tuple[Node, int]] = set()  # (while node, state index)
         for i, node in enumerate(region.nodes):
             if node.op is Op.WHILE:
-                self._while(node, i, last_use, borrowers, fresh)
+                fresh_results |= self._while(node, i, last_use, borrowers, fresh)
+            elif node.op is Op.PROJ and (node.inputs[0], node.arg) in fresh_results:
+                fresh.add(node)
             elif node.op is Op.COND:
                 for sub in node.regions():
                     self._region(sub, set())
             if _is_update(node):
                 target = node.inputs[0]
-                if (target in fresh and target in position
+                if (target in fresh and target in defined_here
                         and _dead_after(target, i, last_use, borrowers)):
                     self.in_place.add(node)
                     fresh.add(node)
@@ -65,7 +68,8 @@ class Ownership:
         return fresh
 
     def _while(self, node: Node, i: int, last_use: dict, borrowers: dict,
-               fresh: set[Node]) -> None:
+               fresh: set[Node]) -> set[tuple[Node, int]]:
+        """Analyse a loop; return the state indices whose final values it owns."""
         test, body = node.arg
         self._region(test, set())
         # Body params start owned (a state value that enters shared is copied first) as
@@ -81,11 +85,15 @@ class Ownership:
                 break
             self.in_place = saved
             owned -= bad
+        owned_results = set()
         for k, (value, param) in enumerate(zip(node.inputs, body.params)):
-            if not self._updated_in_place(body, param):
-                continue
-            if not (value in fresh and _dead_after(value, i, last_use, borrowers)):
+            handed_over = value in fresh and _dead_after(value, i, last_use, borrowers)
+            if self._updated_in_place(body, param) and not handed_over:
                 self.copy_on_entry.add((node, k))
+                handed_over = True
+            if handed_over and param in owned:
+                owned_results.add((node, k))
+        return owned_results
 
     def _updated_in_place(self, body: Region, param: Node) -> bool:
         value = param
