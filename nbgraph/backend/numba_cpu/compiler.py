@@ -93,7 +93,7 @@ class NumbaGraph:
         self._build()
 
     def _build(self) -> None:
-        self.lowering: Lowering = lower(self.graph, self.objmode)
+        self.lowering: Lowering = lower(self.graph, self.objmode, self.parallel)
         module = _load(self.lowering.text, self.lowering.globals)
         self.dispatcher = numba.njit(
             cache=True, boundscheck=True, error_model="python", parallel=self.parallel,

@@ -70,9 +70,10 @@ def numba_type(t: Any) -> str:
 class Lowering:
     """Generates the source; ``objmode`` holds nodes that must call back into Python."""
 
-    def __init__(self, graph: Graph, objmode: set[Node]) -> None:
+    def __init__(self, graph: Graph, objmode: set[Node], parallel: bool = False) -> None:
         self.graph = graph
         self.objmode = objmode
+        self.parallel = parallel  # fused loops over large arrays use prange
         self.ownership = Ownership(graph.body)
         self.uses = count_uses(graph.body)
         self.groups: dict[Node, Group] = {}
@@ -165,7 +166,7 @@ class Lowering:
         header = [
             "import math",
             "import numpy as np",
-            "from numba import njit, objmode, types",
+            "from numba import njit, objmode, prange, types",
             "from numba.typed import List",
             "from nbgraph.backend.numba_cpu import helpers",
             "",
@@ -380,7 +381,8 @@ class Lowering:
                 flat[node] = f"{name}_in{k}"
                 self.emit(f"{flat[node]} = {self.names[node]}.ravel()", indent, root)
         self.emit(f"{name}_flat = {name}.ravel()", indent, root)
-        self.emit(f"for {name}_i in range({name}_flat.size):", indent, root)
+        loop = "prange" if self.parallel else "range"
+        self.emit(f"for {name}_i in {loop}({name}_flat.size):", indent, root)
         element = {n: (f"{v}[{name}_i]") for n, v in flat.items()}
         for member in group.members:
             args = [element.get(i, self.names.get(i)) for i in member.inputs]
@@ -576,9 +578,9 @@ _EXPRESSIONS: dict[Callable, Callable] = {
 }
 
 
-def lower(graph: Graph, objmode: set[Node]) -> Lowering:
+def lower(graph: Graph, objmode: set[Node], parallel: bool = False) -> Lowering:
     """Generate the source for ``graph`` (see ``Lowering.source``)."""
-    lowering = Lowering(graph, objmode)
+    lowering = Lowering(graph, objmode, parallel)
     lowering.text = lowering.source()  # type: ignore[attr-defined]
     return lowering
 

@@ -1,0 +1,218 @@
+"""The Numba CPU backend: what it generates, where it keeps buffers, and its cache.
+
+Results are covered by the differential suite (every case runs on this backend too);
+these tests check the properties behind the speed and the safety of compiled code.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import nbgraph as ng
+
+
+def source_of(g: ng.GraphFunction) -> str:
+    """The generated source of the graph function's only compiled signature."""
+    (entry,) = g._cache.values()
+    return entry.run.__self__.source
+
+
+def fill_squares(n):
+    out = np.zeros(n)
+    for i in range(n):
+        out[i] = i * i
+    return out
+
+
+def pairwise(points):
+    n = points.shape[0]
+    out = np.empty((n, n))
+    for i in range(n):
+        for j in range(n):
+            total = 0.0
+            for k in range(points.shape[1]):
+                diff = points[i, k] - points[j, k]
+                total += diff * diff
+            out[i, j] = np.sqrt(total)
+    return out
+
+
+def bump_input(x, times):
+    for _ in range(times):
+        x[0] += 1.0
+    return x
+
+
+def keep_old_value(n):
+    a = np.zeros(n)
+    old = a.copy()
+    b = a
+    a[0] = 5.0
+    return old, b
+
+
+def fused(a, b, c):
+    return np.maximum(a * b + c, 0) * (a - 0.5 * c)
+
+
+def transcendental(a, b, c):
+    return np.tanh(a * b + c) * np.exp(-a)
+
+
+def out_of_bounds(x, n):
+    total = 0.0
+    for i in range(n):
+        total += x[i]
+    return total
+
+
+def int_division(a, b):
+    return a // b
+
+
+def printing_loop(n):
+    for i in range(n):
+        print("step", i, f"{i * 0.5:.1f}")
+    print("done")
+    return n
+
+
+def unsupported_by_numba(x):
+    return x - x.mean(axis=1, keepdims=True)
+
+
+def f32_loop(x, n):
+    for _ in range(n):
+        x = x * 0.5 + 1.0
+    return x
+
+
+def test_filling_an_array_in_a_loop_updates_in_place():
+    g = ng.function(fill_squares)
+    np.testing.assert_array_equal(g(5), fill_squares(5))
+    assert ".copy()" not in source_of(g)
+
+
+def test_nested_loops_write_the_output_in_place():
+    g = ng.function(pairwise)
+    points = np.random.default_rng(0).random((7, 3))
+    np.testing.assert_allclose(g(points), pairwise(points))
+    assert ".copy()" not in source_of(g)
+
+
+def test_a_caller_array_is_copied_once_never_written():
+    g = ng.function(bump_input)
+    x = np.zeros(3)
+    out = g(x, 4)
+    assert out[0] == 4.0 and x[0] == 0.0
+    assert source_of(g).count(".copy()") == 1
+
+
+def test_aliases_and_copies_keep_eager_semantics():
+    g = ng.function(keep_old_value)
+    old, b = g(3)
+    eager_old, eager_b = keep_old_value(3)
+    np.testing.assert_array_equal(old, eager_old)
+    np.testing.assert_array_equal(b, eager_b)
+
+
+def test_elementwise_chain_is_one_loop():
+    g = ng.function(fused)
+    a, b, c = np.random.default_rng(1).random((3, 1000))
+    np.testing.assert_allclose(g(a, b, c), fused(a, b, c), rtol=1e-15)
+    src = source_of(g)
+    assert src.count("for ") == 1 and "helpers.advise_huge" in src
+
+
+@pytest.mark.parametrize("shapes", [((3, 1), (4,), ()), ((2, 3), (2, 3), (3,))])
+def test_broadcasting_and_strided_inputs(shapes):
+    g = ng.function(fused)
+    rng = np.random.default_rng(2)
+    args = [rng.random(s) if s else 0.25 for s in shapes]
+    np.testing.assert_allclose(g(*args), fused(*args))
+    a = rng.random(20)[::2]  # not contiguous
+    np.testing.assert_allclose(g(a, a, a), fused(a, a, a))
+
+
+def test_transcendental_groups_give_numpys_values():
+    g = ng.function(transcendental)
+    for size in (10, 50_000):  # per element, and by NumPy blocks
+        a, b, c = np.random.default_rng(3).random((3, size))
+        np.testing.assert_allclose(g(a, b, c), transcendental(a, b, c), rtol=1e-14)
+
+
+def test_out_of_bounds_raises_index_error():
+    g = ng.function(out_of_bounds)
+    assert g(np.ones(3), 3) == 3.0
+    with pytest.raises(IndexError):
+        g(np.ones(3), 4)
+
+
+def test_integer_division_by_zero_raises():
+    g = ng.function(int_division)
+    assert g(7, 2) == 3
+    with pytest.raises(ZeroDivisionError):
+        g(7, 0)
+
+
+def test_print_in_compiled_loop_keeps_eager_text_and_order(capsys):
+    g = ng.function(printing_loop)
+    printing_loop(3)
+    eager = capsys.readouterr().out
+    g(3)
+    assert capsys.readouterr().out == eager == "step 0 0.0\nstep 1 0.5\nstep 2 1.0\ndone\n"
+
+
+def test_operations_numba_lacks_call_back_into_numpy(recwarn):
+    g = ng.function(unsupported_by_numba)
+    x = np.arange(6.0).reshape(2, 3)
+    np.testing.assert_array_equal(g(x), unsupported_by_numba(x))
+    assert "objmode" in source_of(g)
+    assert not [w for w in recwarn if issubclass(w.category, ng.NbgraphPerformanceWarning)]
+
+
+def test_parallel_option_uses_prange_with_the_same_results():
+    g = ng.function(fused, parallel=True)
+    a, b, c = np.random.default_rng(4).random((3, 5000))
+    np.testing.assert_allclose(g(a, b, c), fused(a, b, c), rtol=1e-15)
+    assert "prange(" in source_of(g)
+
+
+def test_float32_stays_float32_in_compiled_loops():
+    g = ng.function(f32_loop)
+    x = np.ones(4, dtype=np.float32)
+    out = g(x, 3)
+    assert out.dtype == np.float32
+    np.testing.assert_array_equal(out, f32_loop(x, 3))
+
+
+_CHILD = textwrap.dedent("""
+    import json, sys, numpy as np
+    sys.path.insert(0, {tests!r})
+    import nbgraph as ng
+    from backend.test_numba_cpu import pairwise
+    g = ng.function(pairwise)
+    g(np.ones((3, 2)))
+    (entry,) = g._cache.values()
+    stats = entry.run.__self__.dispatcher.stats
+    print(json.dumps({{"hits": sum(stats.cache_hits.values()),
+                       "misses": sum(stats.cache_misses.values())}}))
+""")
+
+
+def test_a_new_process_loads_the_compiled_graph_from_disk(tmp_path):
+    env = {**os.environ, "NBGRAPH_CACHE_DIR": str(tmp_path)}
+    tests = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    code = _CHILD.format(tests=tests)
+    runs = [json.loads(subprocess.run([sys.executable, "-c", code], env=env, check=True,
+                                      capture_output=True, text=True).stdout)
+            for _ in range(2)]
+    assert runs[0] == {"hits": 0, "misses": 1}
+    assert runs[1] == {"hits": 1, "misses": 0}
