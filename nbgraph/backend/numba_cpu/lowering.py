@@ -462,29 +462,26 @@ class _Applier:
 
 # --- per-function lowering rules ---------------------------------------------------------
 
+def _updated(self: Lowering, node: Node, target: str, indent: int) -> str:
+    """The variable a functional update writes: its input's (in place) or a copy."""
+    if node in self.ownership.in_place:
+        self.names[node] = target
+        return target
+    self.emit(f"{self._name(node)} = {target}.copy()", indent, node)
+    return self.names[node]
+
+
 def _setitem(self: Lowering, node: Node, inputs: list[str], indent: int) -> None:
     call = node.arg
     target = inputs[0] if isinstance(call.args[0], Hole) else self.literal(call.args[0])
     index = self._index(call.args[1], inputs, node)
     value = self.literal(_fill_one(call.args[2], inputs))
-    if node in self.ownership.in_place:
-        self.names[node] = target
-    else:
-        self.emit(f"{self._name(node)} = {target}.copy()", indent, node)
-        target = self.names[node]
-    self.emit(f"{target}[{index}] = {value}", indent, node)
+    self.emit(f"{_updated(self, node, target, indent)}[{index}] = {value}", indent, node)
 
 
 def _list_append(self: Lowering, node: Node, inputs: list[str], indent: int) -> None:
-    call = node.arg
-    lst = inputs[0]
-    item = self.literal(_fill_one(call.args[1], inputs))
-    if node in self.ownership.in_place:
-        self.names[node] = lst
-    else:
-        self.emit(f"{self._name(node)} = {lst}.copy()", indent, node)
-        lst = self.names[node]
-    self.emit(f"{lst}.append({item})", indent, node)
+    item = self.literal(_fill_one(node.arg.args[1], inputs))
+    self.emit(f"{_updated(self, node, inputs[0], indent)}.append({item})", indent, node)
 
 
 def _list_new(self: Lowering, node: Node, inputs: list[str], indent: int) -> None:
