@@ -36,27 +36,18 @@ class ChunkedGroup:
     def __init__(self, group: Group) -> None:
         self.group = group
         self.dtype = group.root.type.dtype
-        self.ufuncs = {m: _ufunc(m) for m in group.members}
+        self.steps = [(m, _ufunc(m), m is group.root) for m in group.members]
 
-    def _block(self, values: dict[Node, Any], out: np.ndarray,
-               scratch: dict[Node, np.ndarray]) -> None:
-        """Compute the group for one block into ``out``."""
-        for member in self.group.members:
-            args = fill(member.arg.args, [values[i] for i in member.inputs])
-            ufunc = self.ufuncs[member]
-            if member is self.group.root:
-                target = out
-            else:
-                buffer = scratch.get(member)
-                shape = np.broadcast_shapes(*(np.shape(a) for a in args))
-                target = buffer[:int(np.prod(shape))].reshape(shape) \
-                    if buffer is not None and ufunc is not None else None
-            if ufunc is not None and target is not None:
-                values[member] = ufunc(*args, out=target, casting="unsafe")
-            else:
-                values[member] = member.arg.apply([values[i] for i in member.inputs])
-                if member is self.group.root:
-                    out[...] = values[member]
+    def _plan(self, values: dict[Node, Any]) -> list[tuple[Any, ...]]:
+        """For one block shape: each member's ufunc, argument template and whether its
+        result fills the block (then it is written into a scratch buffer)."""
+        shapes = {node: np.shape(v) for node, v in values.items()}
+        plan = []
+        for member, ufunc, is_root in self.steps:
+            shape = np.broadcast_shapes(*(shapes[i] for i in member.inputs))
+            shapes[member] = shape
+            plan.append((member, ufunc, is_root, shape))
+        return plan
 
     def __call__(self, *inputs: Any) -> np.ndarray:
         shape = np.broadcast_shapes(*(np.shape(v) for v in inputs))
@@ -65,14 +56,33 @@ class ChunkedGroup:
             return out
         row = out.size // shape[0]
         rows = max(1, BLOCK // row)
-        scratch = {m: np.empty(rows * row, dtype=m.type.dtype)
-                   for m in self.group.members if m is not self.group.root}
         full = [np.ndim(v) == len(shape) and np.shape(v)[0] == shape[0] for v in inputs]
+        plans: dict[int, list] = {}
+        scratch: dict[Node, np.ndarray] = {}
         for start in range(0, shape[0], rows):
             block = slice(start, start + rows)
             values = {node: value[block] if whole else value
                       for node, value, whole in zip(self.group.inputs, inputs, full)}
-            self._block(values, out[block], scratch)
+            target = out[block]
+            plan = plans.get(target.shape[0])
+            if plan is None:
+                plan = plans[target.shape[0]] = self._plan(values)
+            for member, ufunc, is_root, member_shape in plan:
+                args = fill(member.arg.args, [values[i] for i in member.inputs])
+                if is_root:
+                    buffer = target
+                elif ufunc is not None and member_shape == target.shape:
+                    buffer = scratch.get(member)
+                    if buffer is None or buffer.shape != member_shape:
+                        buffer = scratch[member] = np.empty(member_shape, member.type.dtype)
+                else:
+                    buffer = None
+                if ufunc is not None and buffer is not None:
+                    values[member] = ufunc(*args, out=buffer, casting="unsafe")
+                else:
+                    values[member] = member.arg.apply([values[i] for i in member.inputs])
+                    if is_root:
+                        target[...] = values[member]
         return out
 
 
