@@ -286,7 +286,34 @@ class Lowering:
         if special is not None:
             special(self, node, inputs, indent)
             return
+        reduction = _axis_reduction(node)
+        if reduction is not None:
+            self._reduce_axis(node, inputs[0], *reduction, indent)
+            return
         self.emit(f"{self._name(node)} = {self.expression(node, inputs)}", indent, node)
+
+    def _reduce_axis(self, node: Node, x: str, method: str, axis: int, keepdims: bool,
+                     indent: int) -> None:
+        """A reduction along one axis of a 1-d or 2-d array, as a loop of whole-row
+        reductions (Numba has no ``axis=``/``keepdims=`` for most of them)."""
+        name = self._name(node)
+        ndim = node.inputs[0].type.ndim
+        if ndim == 1:
+            self.emit(f"{name} = {x}.{method}()", indent, node)
+            if keepdims:
+                self.emit(f"{name} = np.full(1, {name})", indent, node)
+            return
+        dtype = self.literal(node.type.dtype)
+        keep = axis % 2
+        size = f"{x}.shape[{1 - keep}]"
+        part = f"{x}[{name}_i]" if keep else f"{x}[:, {name}_i]"
+        flat = f"{name}_r" if keepdims else name
+        self.emit(f"{flat} = np.empty({size}, {dtype})", indent, node)
+        self.emit(f"for {name}_i in range({size}):", indent, node)
+        self.emit(f"{flat}[{name}_i] = {part}.{method}()", indent + 1, node)
+        if keepdims:
+            shape = f"({size}, 1)" if keep else f"(1, {size})"
+            self.emit(f"{name} = {flat}.reshape({shape})", indent, node)
 
     def expression(self, node: Node, inputs: list[str], per_element: bool = False) -> str:
         """The source expression computing a CALL node natively.
@@ -426,6 +453,33 @@ class Lowering:
             self.emit(f"if not {inputs[1]}:", indent, node)
             indent += 1
         self.emit(self._python_call(caller, inputs[1:], None), indent, node)
+
+
+_REDUCTIONS = {np.sum: "sum", np.mean: "mean", np.max: "max", np.min: "min",
+               np.prod: "prod", np.argmax: "argmax", np.argmin: "argmin", np.std: "std",
+               np.var: "var", np.any: "any", np.all: "all"}
+_REDUCTION_METHODS = frozenset(_REDUCTIONS.values())
+
+
+def _axis_reduction(node: Node) -> tuple[str, int, bool] | None:
+    """(method, axis, keepdims) for a reduction along one constant axis of a 1-d or
+    2-d array, else None."""
+    call = node.arg
+    if call.fn is call_method:
+        method, rest = call.args[1], call.args[2:]
+    else:
+        method, rest = _REDUCTIONS.get(call.fn), call.args[1:]
+    if method not in _REDUCTION_METHODS or rest or set(call.kwargs) - {"axis", "keepdims"}:
+        return None
+    axis, keepdims = call.kwargs.get("axis"), call.kwargs.get("keepdims", False)
+    source = node.inputs[0].type if node.inputs else None
+    if not isinstance(source, TensorType) or source.flavor != ARRAY or \
+            source.ndim not in (1, 2) or node.arg.args[0] != Hole(0):
+        return None
+    if type(axis) is not int or type(keepdims) is not bool or not -source.ndim <= axis < \
+            source.ndim or (source.ndim == 1 and method in ("argmax", "argmin") and keepdims):
+        return None
+    return method, axis, keepdims
 
 
 def _beyond_numba(node: Node) -> bool:
