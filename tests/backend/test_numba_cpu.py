@@ -128,7 +128,18 @@ def test_elementwise_chain_is_one_loop():
     a, b, c = np.random.default_rng(1).random((3, 1000))
     np.testing.assert_allclose(g(a, b, c), fused(a, b, c), rtol=1e-15)
     src = source_of(g)
-    assert src.count("for ") == 1 and "helpers.advise_huge" in src
+    # A flat loop for aligned inputs, a loop nest for broadcasting ones; no temporaries
+    # and no call back into Python.
+    assert src.count("for ") == 2 and src.count("helpers.advise_huge") == 2
+    assert "with objmode" not in src and "np.maximum(" in src.split("for ")[1]
+
+
+def test_mismatched_shapes_raise_like_numpy():
+    g = ng.function(fused)
+    with pytest.raises(ValueError):
+        fused(np.ones(3), np.ones(4), 1.0)
+    with pytest.raises(ValueError):
+        g(np.ones(3), np.ones(4), 1.0)
 
 
 @pytest.mark.parametrize("shapes", [((3, 1), (4,), ()), ((2, 3), (2, 3), (3,))])

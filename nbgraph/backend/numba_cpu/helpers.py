@@ -27,6 +27,16 @@ def advise_huge(array):
 
 
 @njit(cache=True)
+def broadcast_dim(size, other):
+    """The broadcast of two dimension sizes, as NumPy defines it."""
+    if size == other or other == 1:
+        return size
+    if size == 1:
+        return other
+    raise ValueError("operands could not be broadcast together")
+
+
+@njit(cache=True)
 def range_len(start, stop, step):
     """len(range(start, stop, step)); ValueError for a zero step, like Python."""
     if step == 0:

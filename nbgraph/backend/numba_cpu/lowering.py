@@ -376,14 +376,13 @@ class Lowering:
         return self._global(fn, "f")
 
     def _fused(self, group: Group, indent: int) -> None:
-        """One loop for a fused group when its arrays line up, else NumPy by blocks."""
+        """One loop for a fused group: a flat loop when its arrays line up, else a loop
+        nest with broadcasting; NumPy by blocks for large transcendental groups."""
         root = group.root
         name = self._name(root)
-        inputs = [self.names[i] for i in group.inputs]
         arrays = [self.names[i] for i in group.inputs if i.type.ndim > 0]
         full = [self.names[i] for i in group.inputs if i.type.ndim == root.type.ndim]
-        chunked = self._global(make_chunked(group), "blocks")
-        out_type = numba_type(root.type).replace("'A'", "'C'")
+        compiled_general = group.scalar_loop_safe and not group.transcendental
         if group.scalar_loop_safe and arrays and len(full) == len(arrays):
             first = arrays[0]
             tests = [f"{a}.shape == {first}.shape" for a in arrays[1:]]
@@ -391,36 +390,81 @@ class Lowering:
             if group.transcendental:
                 tests.append(f"{first}.size < {BLOCK}")
             self.emit(f"if {' and '.join(tests)}:", indent, root)
-            self._scalar_loop(group, name, first, indent + 1)
+            self._flat_loop(group, name, first, indent + 1)
             self.emit("else:", indent)
             indent += 1
+        if compiled_general:
+            self._broadcast_loop(group, name, indent)
+            return
+        chunked = self._global(make_chunked(group), "blocks")
+        out_type = numba_type(root.type).replace("'A'", "'C'")
+        inputs = [self.names[i] for i in group.inputs]
         self.emit(f"{name} = {self._python_call(chunked, inputs, out_type)}", indent, root)
 
-    def _scalar_loop(self, group: Group, name: str, first: str, indent: int) -> None:
+    def _flat_loop(self, group: Group, name: str, first: str, indent: int) -> None:
+        """Same-shape contiguous inputs: one loop over the flat elements."""
         root = group.root
         dtype = self.literal(root.type.dtype)
         self.emit(f"{name} = helpers.advise_huge(np.empty({first}.shape, {dtype}))", indent,
                   root)
         # Names private to this loop: none is defined on one path and used on another.
-        flat = {}
+        element = {}
         for k, node in enumerate(group.inputs):
             if node.type.ndim > 0:
-                flat[node] = f"{name}_in{k}"
-                self.emit(f"{flat[node]} = {self.names[node]}.ravel()", indent, root)
+                self.emit(f"{name}_in{k} = {self.names[node]}.ravel()", indent, root)
+                element[node] = f"{name}_in{k}[{name}_i]"
         self.emit(f"{name}_flat = {name}.ravel()", indent, root)
         loop = "prange" if self.parallel else "range"
         self.emit(f"for {name}_i in {loop}({name}_flat.size):", indent, root)
-        element = {n: (f"{v}[{name}_i]") for n, v in flat.items()}
+        self._members(group, element, f"{name}_flat[{name}_i]", indent + 1)
+
+    def _broadcast_loop(self, group: Group, name: str, indent: int) -> None:
+        """Any shapes and layouts: a loop nest over the broadcast shape (NumPy's rules,
+        ValueError for shapes that do not broadcast)."""
+        root = group.root
+        ndim = root.type.ndim
+        sizes = [f"{name}_n{k}" for k in range(ndim)]
+        for size in sizes:
+            self.emit(f"{size} = 1", indent, root)
+        for node in group.inputs:
+            offset = ndim - node.type.ndim
+            for j in range(node.type.ndim):
+                size = sizes[offset + j]
+                dim = f"{self.names[node]}.shape[{j}]"
+                self.emit(f"{size} = helpers.broadcast_dim({size}, {dim})", indent, root)
+        dtype = self.literal(root.type.dtype)
+        shape = "(" + "".join(f"{s}, " for s in sizes) + ")"
+        self.emit(f"{name} = helpers.advise_huge(np.empty({shape}, {dtype}))", indent, root)
+        element = {}
+        for k, node in enumerate(group.inputs):
+            offset = ndim - node.type.ndim
+            index = []
+            for j in range(node.type.ndim):
+                step = f"{name}_s{k}_{j}"
+                self.emit(f"{step} = 0 if {self.names[node]}.shape[{j}] == 1 else 1", indent,
+                          root)
+                index.append(f"{name}_i{offset + j} * {step}")
+            if node.type.ndim:
+                element[node] = f"{self.names[node]}[{', '.join(index)}]"
+        for k, size in enumerate(sizes):
+            self.emit(f"for {name}_i{k} in range({size}):", indent + k, root)
+        target = f"{name}[{', '.join(f'{name}_i{k}' for k in range(ndim))}]"
+        self._members(group, element, target, indent + ndim)
+
+    def _members(self, group: Group, element: dict[Node, str], target: str,
+                 indent: int) -> None:
+        """The group's operations on one element each, the root's stored to target."""
+        name = self.names[group.root]
         for member in group.members:
             args = [element.get(i, self.names.get(i)) for i in member.inputs]
             expr = self.expression(member, args, per_element=True)
             if member.type.dtype not in _NATIVE_SCALARS:
                 expr = f"{self.literal(member.type.dtype)}({expr})"
-            element[member] = f"{name}_e{group.members.index(member)}"
-            if member is root:
-                self.emit(f"{name}_flat[{name}_i] = {expr}", indent + 1, member)
+            if member is group.root:
+                self.emit(f"{target} = {expr}", indent, member)
             else:
-                self.emit(f"{element[member]} = {expr}", indent + 1, member)
+                element[member] = f"{name}_e{group.members.index(member)}"
+                self.emit(f"{element[member]} = {expr}", indent, member)
 
     def _python_call(self, python_name: str, args: list[str], result: str | None) -> str:
         """An expression calling the Python function ``python_name`` from compiled code.
