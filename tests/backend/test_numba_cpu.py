@@ -85,7 +85,7 @@ def printing_loop(n):
 
 
 def unsupported_by_numba(x):
-    return x - x.mean(axis=1, keepdims=True)
+    return np.median(x, axis=0) + x.mean(axis=1, keepdims=True)
 
 
 def f32_loop(x, n):
@@ -185,7 +185,8 @@ def test_operations_numba_lacks_call_back_into_numpy(recwarn):
     g = ng.function(unsupported_by_numba)
     x = np.arange(6.0).reshape(2, 3)
     np.testing.assert_array_equal(g(x), unsupported_by_numba(x))
-    assert "objmode" in source_of(g)
+    src = source_of(g)
+    assert src.count("with objmode") == 1  # np.median(axis=); mean(axis=) is native
     assert not [w for w in recwarn if issubclass(w.category, ng.NbgraphPerformanceWarning)]
 
 
