@@ -376,51 +376,27 @@ class Lowering:
         return self._global(fn, "f")
 
     def _fused(self, group: Group, indent: int) -> None:
-        """One loop for a fused group: a flat loop when its arrays line up, else a loop
-        nest with broadcasting; NumPy by blocks for large transcendental groups."""
+        """One loop nest for a fused group; NumPy by blocks for large transcendental
+        groups (its SIMD functions beat scalar libm) and integer powers."""
         root = group.root
         name = self._name(root)
-        arrays = [self.names[i] for i in group.inputs if i.type.ndim > 0]
-        full = [self.names[i] for i in group.inputs if i.type.ndim == root.type.ndim]
-        compiled_general = group.scalar_loop_safe and not group.transcendental
-        if group.scalar_loop_safe and arrays and len(full) == len(arrays):
-            first = arrays[0]
-            tests = [f"{a}.shape == {first}.shape" for a in arrays[1:]]
-            tests += [f"{a}.flags.c_contiguous" for a in arrays]
-            if group.transcendental:
-                tests.append(f"{first}.size < {BLOCK}")
-            self.emit(f"if {' and '.join(tests)}:", indent, root)
-            self._flat_loop(group, name, first, indent + 1)
+        if group.scalar_loop_safe:
+            if not group.transcendental:
+                self._broadcast_loop(group, name, indent)
+                return
+            first = next(self.names[i] for i in group.inputs if i.type.ndim == root.type.ndim)
+            self.emit(f"if {first}.size < {BLOCK}:", indent, root)
+            self._broadcast_loop(group, name, indent + 1)
             self.emit("else:", indent)
             indent += 1
-        if compiled_general:
-            self._broadcast_loop(group, name, indent)
-            return
         chunked = self._global(make_chunked(group), "blocks")
         out_type = numba_type(root.type).replace("'A'", "'C'")
         inputs = [self.names[i] for i in group.inputs]
         self.emit(f"{name} = {self._python_call(chunked, inputs, out_type)}", indent, root)
 
-    def _flat_loop(self, group: Group, name: str, first: str, indent: int) -> None:
-        """Same-shape contiguous inputs: one loop over the flat elements."""
-        root = group.root
-        dtype = self.literal(root.type.dtype)
-        self.emit(f"{name} = helpers.advise_huge(np.empty({first}.shape, {dtype}))", indent,
-                  root)
-        # Names private to this loop: none is defined on one path and used on another.
-        element = {}
-        for k, node in enumerate(group.inputs):
-            if node.type.ndim > 0:
-                self.emit(f"{name}_in{k} = {self.names[node]}.ravel()", indent, root)
-                element[node] = f"{name}_in{k}[{name}_i]"
-        self.emit(f"{name}_flat = {name}.ravel()", indent, root)
-        loop = "prange" if self.parallel else "range"
-        self.emit(f"for {name}_i in {loop}({name}_flat.size):", indent, root)
-        self._members(group, element, f"{name}_flat[{name}_i]", indent + 1)
-
     def _broadcast_loop(self, group: Group, name: str, indent: int) -> None:
-        """Any shapes and layouts: a loop nest over the broadcast shape (NumPy's rules,
-        ValueError for shapes that do not broadcast)."""
+        """A loop nest over the broadcast shape: any shapes and layouts (NumPy's rules,
+        ValueError for shapes that do not broadcast), no temporaries."""
         root = group.root
         ndim = root.type.ndim
         sizes = [f"{name}_n{k}" for k in range(ndim)]
@@ -447,7 +423,8 @@ class Lowering:
             if node.type.ndim:
                 element[node] = f"{self.names[node]}[{', '.join(index)}]"
         for k, size in enumerate(sizes):
-            self.emit(f"for {name}_i{k} in range({size}):", indent + k, root)
+            loop = "prange" if self.parallel and k == 0 else "range"
+            self.emit(f"for {name}_i{k} in {loop}({size}):", indent + k, root)
         target = f"{name}[{', '.join(f'{name}_i{k}' for k in range(ndim))}]"
         self._members(group, element, target, indent + ndim)
 
