@@ -214,10 +214,6 @@ def _rule_list_item(call: Call, types: list[GraphType]) -> GraphType:
     return types[0].elem
 
 
-def _rule_select(call: Call, types: list[GraphType]) -> GraphType:
-    return types[1]
-
-
 def _rule_coerce(call: Call, types: list[GraphType]) -> GraphType:
     return TensorType(call.args[1], types[0].ndim, call.args[2])
 
@@ -240,7 +236,6 @@ _RULES: dict[Callable, Callable[[Call, list[GraphType]], GraphType]] = {
     runtime.list_new: _rule_list_new,
     runtime.list_append: _rule_list_append,
     runtime.list_to_array: _rule_list_to_array,
-    runtime.select: _rule_select,
     runtime.coerce: _rule_coerce,
     runtime.range_len: _rule_python_int,
     **{fn: _rule_token for fn in EFFECTS},

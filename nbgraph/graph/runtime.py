@@ -109,11 +109,6 @@ def raise_effect(token: None, exc_type: type, *args: Any) -> None:
     raise exc_type(*(a.render() if isinstance(a, Text) else a for a in args))
 
 
-def select(pred: Any, a: Any, b: Any) -> Any:
-    """a if pred else b (both already computed)."""
-    return a if pred else b
-
-
 _PY_TYPES = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
 
 

@@ -92,26 +92,6 @@ def fill(template: Any, values: Any) -> Any:
     return template
 
 
-def has_holes(template: Any) -> bool:
-    """Whether any graph value appears in the template."""
-    found = False
-
-    def probe(_: Any) -> Any:
-        nonlocal found
-        found = True
-
-    fill(template, _Probe(probe))
-    return found
-
-
-class _Probe:
-    def __init__(self, hit: Callable[[Any], Any]) -> None:
-        self._hit = hit
-
-    def __getitem__(self, index: int) -> Any:
-        self._hit(index)
-
-
 def freeze(template: Any) -> Any:
     """A hashable key for a template (slices and lists are unhashable before 3.12)."""
     t = type(template)

@@ -71,7 +71,7 @@ def current() -> RegionBuilder:
 
 
 def is_tracing() -> bool:
-    """Whether a trace is running on this thread."""
+    """Whether a trace is running on this thread (none stays open after an error)."""
     return _state.builder is not None
 
 

@@ -640,7 +640,6 @@ _EXPRESSIONS: dict[Callable, Callable] = {
     runtime.range_len: lambda self, node, a, k: f"helpers.range_len({', '.join(a)})",
     runtime.list_len: lambda self, node, a, k: f"len({a[0]})",
     runtime.list_getitem: lambda self, node, a, k: f"{a[0]}[{a[1]}]",
-    runtime.select: lambda self, node, a, k: f"({a[1]} if {a[0]} else {a[2]})",
     runtime.list_to_array: _list_to_array,
     runtime.coerce: _coerce,
     runtime.astype: _astype,
