@@ -43,7 +43,13 @@ class GraphRange(GraphSequence):
         return call(runtime.range_len, self.start, self.stop, self.step)
 
     def item(self, index: Any) -> Any:
-        return self.start + index * self.step
+        value = index if _is(self.step, 1) else index * self.step
+        return value if _is(self.start, 0) else self.start + value
+
+
+def _is(value: Any, constant: int) -> bool:
+    """Whether value is the Python int ``constant`` (not a graph value)."""
+    return type(value) is int and value == constant
 
 
 class ArrayRows(GraphSequence):
@@ -84,7 +90,8 @@ class Enumerate(GraphSequence):
         return self.inner.length()
 
     def item(self, index: Any) -> Any:
-        return (index + self.start, self.inner.item(index))
+        count = index if _is(self.start, 0) else index + self.start
+        return (count, self.inner.item(index))
 
 
 class Zip(GraphSequence):
