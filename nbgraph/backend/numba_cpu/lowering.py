@@ -310,43 +310,10 @@ class Lowering:
         flat = f"{name}_r" if keepdims else name
         self.emit(f"{flat} = np.empty({size}, {dtype})", indent, node)
         self.emit(f"for {name}_i in range({size}):", indent, node)
-        if method in _ACCUMULATIONS and node.type.dtype.kind in "iuf":
-            length = f"{x}.shape[{keep}]"
-            item = f"{x}[{name}_i, {name}_j]" if keep else f"{x}[{name}_j, {name}_i]"
-            self._accumulate(node, method, f"{flat}[{name}_i]", item, length, indent + 1)
-        else:
-            self.emit(f"{flat}[{name}_i] = {part}.{method}()", indent + 1, node)
+        self.emit(f"{flat}[{name}_i] = {part}.{method}()", indent + 1, node)
         if keepdims:
             shape = f"({size}, 1)" if keep else f"(1, {size})"
             self.emit(f"{name} = {flat}.reshape({shape})", indent, node)
-
-    def _accumulate(self, node: Node, method: str, target: str, item: str, length: str,
-                    indent: int) -> None:
-        """One row's sum/prod/mean/max/min as an explicit loop (it compiles far faster
-        than Numba's array reductions), with NumPy's NaN and empty-row behaviour."""
-        name = self.names[node]
-        acc, j = f"{name}_acc", f"{name}_j"
-        dtype = self.literal(node.type.dtype)
-        if method in ("max", "min"):
-            self.emit(f"if {length} == 0:", indent, node)
-            self.emit(f"raise ValueError('zero-size array to reduction operation "
-                      f"{_EXTREMA[method]} which has no identity')", indent + 1, node)
-            first = item.replace(f"{name}_j", "0")
-            self.emit(f"{acc} = {first}", indent, node)
-            self.emit(f"for {j} in range(1, {length}):", indent, node)
-            op = ">" if method == "max" else "<"
-            self.emit(f"{name}_v = {item}", indent + 1, node)
-            self.emit(f"if {name}_v {op} {acc} or {name}_v != {name}_v:", indent + 1, node)
-            self.emit(f"{acc} = {name}_v", indent + 2, node)
-        else:
-            start = "1" if method == "prod" else "0"
-            self.emit(f"{acc} = {dtype}({start})", indent, node)
-            self.emit(f"for {j} in range({length}):", indent, node)
-            op = "*=" if method == "prod" else "+="
-            self.emit(f"{acc} {op} {item}", indent + 1, node)
-            if method == "mean":
-                self.emit(f"{acc} = {acc} / {length}", indent, node)
-        self.emit(f"{target} = {acc}", indent, node)
 
     def expression(self, node: Node, inputs: list[str], per_element: bool = False) -> str:
         """The source expression computing a CALL node natively.
@@ -513,8 +480,6 @@ _REDUCTIONS = {np.sum: "sum", np.mean: "mean", np.max: "max", np.min: "min",
                np.prod: "prod", np.argmax: "argmax", np.argmin: "argmin", np.std: "std",
                np.var: "var", np.any: "any", np.all: "all"}
 _REDUCTION_METHODS = frozenset(_REDUCTIONS.values())
-_ACCUMULATIONS = frozenset({"sum", "prod", "mean", "max", "min"})
-_EXTREMA = {"max": "maximum", "min": "minimum"}
 
 
 def _axis_reduction(node: Node) -> tuple[str, int, bool] | None:
