@@ -37,7 +37,7 @@ def branchy(x):
 
 def looping(x, n):
     for _i in range(n):
-        x = x + 1
+        x = (x + 1) * 2
     return x
 
 
