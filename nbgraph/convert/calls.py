@@ -28,6 +28,7 @@ from ..graph import iteration, runtime, statements
 from ..graph.functions import STAGEABLE_BUILTINS
 from ..graph.traced import _ARRAY_FUNCTIONS
 from ..graph.tracing import TracedList, call, is_graph_value
+from ..graph.types import TensorType
 from ..graph.undefined import Undefined, check_defined
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -74,7 +75,7 @@ def _list_to_array(fn: Callable, lst: TracedList, *args: Any, **kwargs: Any) -> 
                            user_location())
     elem = lst.type.elem
     empty = None
-    if elem is not None and "dtype" not in kwargs:
+    if isinstance(elem, TensorType) and "dtype" not in kwargs:
         empty = np.zeros((0,) * (elem.ndim + 1), dtype=elem.dtype)
     return call(runtime.list_to_array, lst, fn, kwargs, empty)
 
@@ -85,6 +86,18 @@ def _stage_len(value: Any) -> Any:
     if isinstance(value, TracedList):
         return call(runtime.list_len, value)
     return call(len, value)
+
+
+def _extremum(fn: Callable) -> Callable:
+    """max/min of graph numbers: the promoted type whichever value wins."""
+    def stage(*args: Any, **kwargs: Any) -> Any:
+        numbers = all((is_graph_value(a) and a.type.ndim == 0) or isinstance(
+            a, (int, float, np.number)) for a in args)
+        if len(args) > 1 and numbers and not kwargs:
+            return call(runtime.extremum, fn, *args)
+        return call(fn, *args, **kwargs)
+
+    return stage
 
 
 def _isinstance(value: Any, classes: Any) -> bool:
@@ -101,6 +114,8 @@ _SPECIAL_WITH_GRAPH: dict[Any, Callable] = {
     builtins.len: _stage_len,
     builtins.str: statements.to_str,
     builtins.isinstance: _isinstance,
+    builtins.max: _extremum(builtins.max),
+    builtins.min: _extremum(builtins.min),
 }
 
 

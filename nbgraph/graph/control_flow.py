@@ -82,8 +82,26 @@ def _to_graph_list(value: Any, target: ListType) -> TracedList:
     return lst
 
 
+class _Packed:
+    """A tuple of graph values packed into one node (a loop variable holding a tuple)."""
+
+    def __init__(self, node: Node) -> None:
+        self.node = node
+
+
+def _pack(items: list[Any], target: TupleType) -> _Packed:
+    from .functions import Call
+    from .template import Hole
+
+    nodes = tuple(_coerce(v, t).node for v, t in zip(items, target.items))
+    the_call = Call(runtime.make_tuple, tuple(Hole(i) for i in range(len(nodes))), {})
+    return _Packed(add_node(Op.CALL, nodes, the_call, target))
+
+
 def _coerce(value: Any, target: Any) -> Any:
     """value (in the current region) as a graph value of exactly type ``target``."""
+    if isinstance(target, TupleType):
+        return _pack(list(value), target)
     if isinstance(target, ListType):
         if isinstance(value, TracedList) and value.type.elem is not None:
             return value
@@ -98,6 +116,8 @@ def _coerce(value: Any, target: Any) -> Any:
 
 def _placeholder_of_type(t: Any) -> Any:
     """A value of type t for a path whose value is never used (or an empty list)."""
+    if isinstance(t, TupleType):
+        return _pack([_placeholder_of_type(i) for i in t.items], t)
     if isinstance(t, ListType):
         from .functions import Call
 
@@ -115,17 +135,34 @@ def _value_type(value: Any) -> Any:
         return value.type
     if type(value) is list:
         return ListType(_value_type(value[0]) if value else None)
+    if type(value) is tuple:
+        items = tuple(_value_type(v) for v in value)
+        return TupleType(items) if all(isinstance(t, TensorType) for t in items) else None
     return type_of(value)
 
 
+def _carriable(value: Any) -> bool:
+    """Whether a loop can carry value: a number, array, list or tuple of numbers."""
+    if type(value) is tuple:
+        return isinstance(_value_type(value), TupleType)
+    return _is_number(value) or isinstance(value, (list, TracedList))
+
+
 def _join_types(a: Any, b: Any, name: str, where: str, in_loop: bool) -> Any:
+    if isinstance(a, TupleType) or isinstance(b, TupleType):
+        if not (isinstance(a, TupleType) and isinstance(b, TupleType)) or \
+                len(a.items) != len(b.items):
+            raise LoopTypeError(f"variable '{name}' holds tuples of different lengths or a "
+                                f"tuple on one path only ({where})", user_location())
+        return TupleType(tuple(_join_types(x, y, f"{name}[{i}]", where, in_loop)
+                               for i, (x, y) in enumerate(zip(a.items, b.items))))
     if isinstance(a, ListType) or isinstance(b, ListType):
         if not (isinstance(a, ListType) and isinstance(b, ListType)):
             raise LoopTypeError(f"variable '{name}' is a list on one path only ({where})",
                                 user_location())
         if a.elem is None or b.elem is None:
             return a if b.elem is None else b
-        join_tensor_types(a.elem, b.elem, f"{name}[...]", where, in_loop=in_loop)
+        _join_types(a.elem, b.elem, f"{name}[...]", where, in_loop)
         return a
     return join_tensor_types(a, b, name, where, in_loop=in_loop)
 
@@ -328,7 +365,8 @@ class _Slot:
             self.kind = UNDEF
         elif isinstance(value, UndefinedReturn):
             self.kind = RETURN
-        elif isinstance(value, (Traced, TracedList)) or _is_number(value):
+        elif isinstance(value, (Traced, TracedList)) or _is_number(value) or (
+                type(value) is tuple and _carriable(value)):
             self.kind, self.type = GRAPH, _value_type(value)
         elif type(value) is list:
             self.kind, self.type = LIST, ListType(None)
@@ -360,6 +398,11 @@ def _refine(slots: list[_Slot], outputs: Sequence[Any], where: str) -> bool:
         if slot.kind == UNDEF or (slot.kind == RETURN and isinstance(out, UndefinedReturn)):
             continue
         if slot.kind == RETURN:
+            if not _carriable(out):
+                raise StagingError(
+                    f"a return value inside the graph loop at {where} is a "
+                    f"{type(out).__name__}; a graph loop can only return numbers, arrays, "
+                    "lists and tuples of numbers", user_location())
             slot.kind, slot.type, changed = GRAPH, _value_type(out), True
             continue
         if slot.kind == STATIC:
@@ -371,7 +414,7 @@ def _refine(slots: list[_Slot], outputs: Sequence[Any], where: str) -> bool:
             continue
         if isinstance(out, Undefined):
             raise out.error()
-        if not (_is_number(out) or isinstance(out, (list, TracedList))):
+        if not _carriable(out):
             raise StagingError(
                 f"variable '{slot.name}' becomes a {type(out).__name__} inside the graph loop "
                 f"at {where}; a graph loop can only carry numbers, arrays and lists",
@@ -381,7 +424,7 @@ def _refine(slots: list[_Slot], outputs: Sequence[Any], where: str) -> bool:
         joined = _join_types(slot.type, _value_type(out), slot.name, where, in_loop=True)
         if joined != slot.type:
             slot.type, changed = joined, True
-            slot.kind = GRAPH if isinstance(joined, TensorType) else LIST
+            slot.kind = LIST if isinstance(joined, ListType) else GRAPH
     return changed
 
 

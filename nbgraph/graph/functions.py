@@ -20,7 +20,16 @@ import numpy as np
 
 from . import runtime
 from .template import fill, freeze
-from .types import ARRAY, PYTHON, TOKEN, GraphType, ListType, TensorType, result_type_of
+from .types import (
+    ARRAY,
+    PYTHON,
+    TOKEN,
+    GraphType,
+    ListType,
+    TensorType,
+    TupleType,
+    result_type_of,
+)
 
 OPERATOR_SYMBOLS = {
     operator.add: "+", operator.sub: "-", operator.mul: "*", operator.truediv: "/",
@@ -133,9 +142,12 @@ def _index_example(t: GraphType) -> Any:
 
 
 def _zero_python_ints(template: Any) -> Any:
-    """Replace constant integer indices by 0 / -1 so they fit example arrays of size 1."""
+    """Replace constant integer indices by 0 / -1 so they fit example arrays of size 1,
+    and slice steps by 1 (the rank of a slice does not depend on its step)."""
     if type(template) is int:
         return 0 if template >= 0 else -1
+    if type(template) is slice:
+        return slice(template.start, template.stop, None if template.step is None else 1)
     if type(template) is tuple:
         return tuple(_zero_python_ints(x) for x in template)
     if type(template) is list:
@@ -186,13 +198,30 @@ def _rule_list_new(call: Call, types: list[GraphType]) -> GraphType:
     return ListType(None)
 
 
+def _item_type(item: Any) -> GraphType | None:
+    """The type of a list item: a number/array, or a tuple of them."""
+    if isinstance(item, TensorType):
+        return item
+    if type(item) is tuple:
+        parts = tuple(_item_type(i) for i in item)
+        return TupleType(parts) if all(isinstance(p, TensorType) for p in parts) else None
+    return result_type_of(item) if not isinstance(item, (ListType, TupleType)) else None
+
+
+def _shape_key(t: GraphType) -> Any:
+    if isinstance(t, TupleType):
+        return tuple(_shape_key(i) for i in t.items)
+    return (t.dtype, t.ndim)
+
+
 def _rule_list_append(call: Call, types: list[GraphType]) -> GraphType:
-    lst, item = fill(call.args, types)
-    if not isinstance(item, (TensorType, ListType)):
-        item = result_type_of(item)
-    if not isinstance(item, TensorType):
-        raise TypeInferenceError(f"cannot append a {item.describe()} to a list in a graph")
-    if lst.elem is not None and (lst.elem.dtype, lst.elem.ndim) != (item.dtype, item.ndim):
+    lst, raw = fill(call.args, types)
+    item = _item_type(raw)
+    if not isinstance(item, (TensorType, TupleType)):
+        raise TypeInferenceError(
+            f"cannot append a {type(raw).__name__} to a list built in a graph loop; items "
+            "must be numbers, arrays or tuples of them")
+    if lst.elem is not None and _shape_key(lst.elem) != _shape_key(item):
         raise TypeInferenceError(
             f"the list holds {lst.elem.describe()} items but a {item.describe()} is appended; "
             "all items of a list built in a graph loop need one dtype and rank"
@@ -205,13 +234,20 @@ def _rule_list_to_array(call: Call, types: list[GraphType]) -> GraphType:
     if elem is None:
         raise TypeInferenceError("cannot make an array from a list that is never appended to")
     how, kwargs = call.args[1], call.args[2]
+    example = tuple(i.example() for i in elem.items) if isinstance(elem, TupleType) \
+        else elem.example()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return result_type_of(how([elem.example()], **kwargs))
+        return result_type_of(how([example], **kwargs))
 
 
 def _rule_list_item(call: Call, types: list[GraphType]) -> GraphType:
     return types[0].elem
+
+
+def _rule_extremum(call: Call, types: list[GraphType]) -> GraphType:
+    values = fill(call.args[1:], [_example(t) for t in types])
+    return result_type_of(runtime.extremum(call.args[0], *values))
 
 
 def _rule_coerce(call: Call, types: list[GraphType]) -> GraphType:
@@ -236,7 +272,9 @@ _RULES: dict[Callable, Callable[[Call, list[GraphType]], GraphType]] = {
     runtime.list_new: _rule_list_new,
     runtime.list_append: _rule_list_append,
     runtime.list_to_array: _rule_list_to_array,
+    runtime.make_tuple: lambda call, types: TupleType(tuple(fill(call.args, types))),
     runtime.coerce: _rule_coerce,
+    runtime.extremum: _rule_extremum,
     runtime.range_len: _rule_python_int,
     **{fn: _rule_token for fn in EFFECTS},
 }

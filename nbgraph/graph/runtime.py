@@ -63,9 +63,15 @@ def list_to_array(lst: ConsList, how: Any, kwargs: dict[str, Any],
     ``empty`` is the result for a list that stays empty under np.array: NumPy would pick
     float64, a graph keeps the items' dtype so the result has one type on all paths.
     """
-    if not lst.length and empty is not None and how in (np.array, np.asarray):
+    items = lst.to_list() if isinstance(lst, ConsList) else list(lst)  # or a compiled list
+    if not items and empty is not None and how in (np.array, np.asarray):
         return empty.copy()
-    return how(lst.to_list(), **kwargs)
+    return how(items, **kwargs)
+
+
+def make_tuple(*items: Any) -> tuple:
+    """A tuple of values carried as one loop variable."""
+    return items
 
 
 def setitem(x: Any, index: Any, value: Any) -> np.ndarray:
@@ -124,3 +130,13 @@ def coerce(x: Any, dtype: np.dtype, flavor: str) -> Any:
 def range_len(start: Any, stop: Any, step: Any) -> int:
     """len(range(start, stop, step)) for run-time bounds (ValueError for step 0)."""
     return len(range(int(start), int(stop), int(step)))
+
+
+def extremum(fn: Any, *values: Any) -> Any:
+    """max/min of numbers, as the type all of them promote to (so the result has one
+    type whichever value wins)."""
+    promoted = sum(values[1:], values[0] * 0)
+    result = fn(*values)
+    if isinstance(promoted, np.generic):
+        return promoted.dtype.type(result)
+    return type(promoted)(result)

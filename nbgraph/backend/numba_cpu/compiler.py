@@ -24,7 +24,7 @@ from numba.core.errors import NumbaError
 
 from ...errors.exceptions import NbgraphPerformanceWarning
 from ...graph.ir import Graph, Node
-from ...graph.types import PYTHON, SCALAR, ListType, TensorType, TokenType
+from ...graph.types import PYTHON, SCALAR, ListType, TensorType, TokenType, TupleType
 from .lowering import FUNCTION, Lowering, lower
 
 _PY_TYPES = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
@@ -65,7 +65,11 @@ def _load(text: str, objects: dict[str, Any]) -> Any:
 def _output_converter(t: Any) -> Callable[[Any], Any] | None:
     """How a Numba result becomes what eager code returns (flavors, lists)."""
     if isinstance(t, ListType):
-        return list
+        item = _output_converter(t.elem)
+        return list if item is None else (lambda v, item=item: [item(i) for i in v])
+    if isinstance(t, TupleType):
+        items = [_output_converter(i) or (lambda v: v) for i in t.items]
+        return lambda v: tuple(convert(i) for convert, i in zip(items, v))
     if not isinstance(t, TensorType):
         return None
     if t.flavor == PYTHON:

@@ -504,8 +504,10 @@ def _axis_reduction(node: Node) -> tuple[str, int, bool] | None:
 
 
 def _beyond_numba(node: Node) -> bool:
-    """Indexing Numba mishandles instead of rejecting: several advanced indices, or a
-    boolean mask of more than one dimension."""
+    """What Numba mishandles instead of rejecting: indexing with several advanced
+    indices or a boolean mask of more than one dimension; arrays from lists of tuples."""
+    if node.arg.fn is runtime.list_to_array:
+        return isinstance(node.inputs[0].type.elem, TupleType)
     if node.arg.fn not in (operator.getitem, runtime.setitem):
         return False
     from ...graph.template import fill
@@ -574,7 +576,10 @@ def _numba_item_type(elem: TensorType) -> Any:
 
 
 def _fill_one(template: Any, inputs: list[str]) -> Any:
-    return Source(inputs[template.index]) if isinstance(template, Hole) else template
+    """An argument template with graph inputs as source names."""
+    from ...graph.template import fill
+
+    return fill(template, [Source(n) for n in inputs])
 
 
 def _list_to_array(self: Lowering, node: Node, args: list[str], kwargs: list[str]) -> str:
@@ -634,7 +639,15 @@ def _transpose(self: Lowering, node: Node, args: list[str], kwargs: list[str]) -
     return f"np.transpose({', '.join(args + kwargs)})"
 
 
+def _extremum(self: Lowering, node: Node, args: list[str], kwargs: list[str]) -> str:
+    t = node.type
+    cast = _PY_CASTS[t.dtype.kind] if t.flavor == PYTHON else self.literal(t.dtype)
+    return f"{cast}({args[0]}({', '.join(args[1:])}))"
+
+
 _EXPRESSIONS: dict[Callable, Callable] = {
+    runtime.extremum: _extremum,
+    runtime.make_tuple: lambda self, node, a, k: "(" + "".join(f"{x}, " for x in a) + ")",
     np.transpose: _transpose,
     runtime.shape_dim: lambda self, node, a, k: f"{a[0]}.shape[{a[1]}]",
     runtime.range_len: lambda self, node, a, k: f"helpers.range_len({', '.join(a)})",
