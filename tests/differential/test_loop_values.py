@@ -80,3 +80,49 @@ def test_slice_with_traced_step(bounds):
 @pytest.mark.parametrize("args", [(1.5, 2.5), (3, 7), (np.float32(1.0), np.float32(2.0))])
 def test_builtin_extrema(args):
     check(larger, *args)
+
+
+I8 = np.array([100, -100, 127, -128, 5], dtype=np.int8)
+U8 = np.array([250, 3, 128, 0, 255], dtype=np.uint8)
+
+
+def scalar_division_by_zero(x):
+    return x / 0.0, x // 0.0, x % 0.0
+
+
+def doubling_wraps(x):
+    s = x[0]
+    for _ in range(3):
+        s = s + s
+    return s, x[3] - x[0]
+
+
+def compare_with_negative(x):
+    return x > -1, x == 300
+
+
+def int_fmod(x):
+    return np.fmod(x, 3), np.fmod(x, -3)
+
+
+def print_scalars_in_containers(x):
+    print([x[0], x[1]], (x[0], 1))
+    return 0
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("x", [np.float64(3.0), np.float32(-1.0)])
+def test_numpy_scalar_division_by_zero_gives_inf_and_nan(x):
+    check(scalar_division_by_zero, x)
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("x", [I8, U8], ids=["int8", "uint8"])
+def test_small_integers_wrap_around(x):
+    check(doubling_wraps, x)
+    check(compare_with_negative, x)
+    check(int_fmod, x)
+
+
+def test_print_shows_numpy_scalars_as_eager_does():
+    check(print_scalars_in_containers, np.array([1.5, -2.0]))

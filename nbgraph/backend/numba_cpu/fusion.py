@@ -22,8 +22,9 @@ TRANSCENDENTAL = frozenset({
     np.tan, np.arcsin, np.arccos, np.arctan, np.arctan2, np.sinh, np.cosh, np.tanh,
     np.arcsinh, np.arccosh, np.arctanh, np.power, np.float_power, np.cbrt, np.hypot,
 })
-# Integer powers raise on negative exponents for arrays only: left to NumPy.
-_INT_PARTIAL = frozenset({operator.pow, np.power, np.float_power})
+# Left to NumPy for integers: powers (negative exponents raise for arrays only) and fmod
+# (Numba gives its result the sign of the divisor).
+_INT_PARTIAL = frozenset({operator.pow, np.power, np.float_power, np.fmod})
 
 
 @dataclass

@@ -40,6 +40,9 @@ _UNARY = {operator.neg: "-", operator.pos: "+", operator.invert: "~", operator.n
 _PY_CASTS = {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex"}
 _ARRAY_DIVISION = {operator.truediv: "np.true_divide", operator.floordiv: "np.floor_divide",
                    operator.mod: "np.remainder", operator.pow: "np.power"}
+# Python ints out of a dtype's range compare correctly without a cast (NumPy 2 does too).
+_COMPARISONS = frozenset({operator.lt, operator.le, operator.gt, operator.ge, operator.eq,
+                          operator.ne})
 _NATIVE_SCALARS = {np.dtype(t) for t in (np.float64, np.int64, np.bool_, np.complex128)}
 
 
@@ -290,7 +293,12 @@ class Lowering:
         if reduction is not None:
             self._reduce_axis(node, inputs[0], *reduction, indent)
             return
-        self.emit(f"{self._name(node)} = {self.expression(node, inputs)}", indent, node)
+        expr = self.expression(node, inputs)
+        t = node.type
+        if isinstance(t, TensorType) and t.ndim == 0 and t.flavor == SCALAR and \
+                t.dtype not in _NATIVE_SCALARS and t.dtype.kind in "iu":
+            expr = f"{self.literal(t.dtype)}({expr})"  # wrap around like NumPy's int8 etc.
+        self.emit(f"{self._name(node)} = {expr}", indent, node)
 
     def _reduce_axis(self, node: Node, x: str, method: str, axis: int, keepdims: bool,
                      indent: int) -> None:
@@ -324,9 +332,9 @@ class Lowering:
         call: Call = node.arg
         fn = call.fn
         args, kwargs = self._args(call, inputs)
-        if is_elementwise(fn):
+        if is_elementwise(fn) and fn not in _COMPARISONS:
             args = self._weak_operands(node, args)
-        if per_element and fn in _ARRAY_DIVISION:
+        if fn in _ARRAY_DIVISION and (per_element or _numpy_scalar_result(node)):
             return f"{_ARRAY_DIVISION[fn]}({', '.join(args)})"
         if fn in OPERATOR_SYMBOLS and fn is not operator.getitem:
             if fn in _UNARY:
@@ -463,13 +471,13 @@ class Lowering:
 
     def _objmode(self, node: Node, inputs: list[str], indent: int) -> None:
         """Call back into Python for this node (Numba cannot compile it)."""
-        caller = self._global(_Applier(node.arg), "py")
+        caller = self._global(_Applier(node), "py")
         expr = self._python_call(caller, inputs, numba_type(node.type))
         self.emit(f"{self._name(node)} = {expr}", indent, node)
 
     def _effect(self, node: Node, inputs: list[str], indent: int) -> None:
         call = node.arg
-        caller = self._global(_Applier(call, prefix=(None,)), "py")
+        caller = self._global(_Applier(node, prefix=(None,)), "py")
         if call.fn is runtime.assert_effect and node.inputs[1].type.flavor != ARRAY:
             self.emit(f"if not {inputs[1]}:", indent, node)
             indent += 1
@@ -508,6 +516,8 @@ def _beyond_numba(node: Node) -> bool:
     indices or a boolean mask of more than one dimension; arrays from lists of tuples."""
     if node.arg.fn is runtime.list_to_array:
         return isinstance(node.inputs[0].type.elem, TupleType)
+    if node.arg.fn is np.fmod:  # Numba's integer fmod has the sign of the divisor
+        return node.type.dtype.kind in "iu"
     if node.arg.fn not in (operator.getitem, runtime.setitem):
         return False
     from ...graph.template import fill
@@ -525,15 +535,28 @@ def _beyond_numba(node: Node) -> bool:
     return advanced > 1
 
 
-class _Applier:
-    """Applies a Call to values (what objmode blocks call); ``prefix`` stands for the
-    inputs compiled code does not pass (the effect token)."""
+def _numpy_scalar_result(node: Node) -> bool:
+    """Whether a node computes a NumPy scalar (division by zero gives inf/nan, not an
+    exception, as for arrays)."""
+    return isinstance(node.type, TensorType) and node.type.flavor != PYTHON
 
-    def __init__(self, call: Call, prefix: tuple = ()) -> None:
-        self.call = call
+
+class _Applier:
+    """Applies a node's Call to values (what objmode blocks call).  Compiled code hands
+    NumPy scalars over as Python numbers: they get their flavor back first, so the
+    function (and print) sees what eager code has.  ``prefix`` stands for the inputs
+    compiled code does not pass (the effect token)."""
+
+    def __init__(self, node: Node, prefix: tuple = ()) -> None:
+        self.call = node.arg
         self.prefix = prefix
+        types = [i.type for i in node.inputs[len(prefix):]]
+        self.scalars = [t.dtype.type if isinstance(t, TensorType) and t.flavor == SCALAR
+                        else None for t in types]
 
     def __call__(self, *values: Any) -> Any:
+        values = tuple(v if scalar is None else scalar(v)
+                       for v, scalar in zip(values, self.scalars))
         return self.call.apply((*self.prefix, *values))
 
 
