@@ -335,6 +335,8 @@ class Lowering:
         if is_elementwise(fn) and fn not in _COMPARISONS:
             args = self._weak_operands(node, args)
         if fn in _ARRAY_DIVISION and (per_element or _numpy_scalar_result(node)):
+            if fn is operator.truediv and node.type.dtype == np.float64:
+                args = [f"np.float64({a})" for a in args]  # NumPy divides integers as float64
             return f"{_ARRAY_DIVISION[fn]}({', '.join(args)})"
         if fn in OPERATOR_SYMBOLS and fn is not operator.getitem:
             if fn in _UNARY:
