@@ -63,7 +63,16 @@ class Interpreter:
 def _check_type(node: Node, value: Any) -> None:
     """The reference backend checks every value against its static type: a mismatch is
     a bug in a type rule, and compiled backends would silently misread the value."""
-    if isinstance(node.type, TensorType) and type_of(value) != node.type:
+    actual = type_of(value)
+    if isinstance(node.type, TensorType) and actual != node.type and not (
+            actual is not None and _same_scalar(actual, node.type)):
         raise TypeError(
             f"internal error: graph op '{node.label()}' produced {type_of(value)} where "
             f"{node.type} was inferred; please report this with the function's source")
+
+
+def _same_scalar(a: TensorType, b: TensorType) -> bool:
+    """A Python scalar where a NumPy scalar of the same dtype is typed (or the reverse)
+    is right: each path keeps the kind of scalar eager code has (see runtime.retype)."""
+    return (a.dtype, a.ndim) == (b.dtype, b.ndim) and {a.flavor, b.flavor} <= {"python",
+                                                                                "scalar"}

@@ -33,7 +33,7 @@ from .tracing import (
     region,
     wrap,
 )
-from .types import PYTHON, TOKEN, ListType, TensorType, TupleType, type_of
+from .types import PYTHON, SCALAR, TOKEN, ListType, TensorType, TupleType, type_of
 from .undefined import Undefined, UndefinedReturn
 from .unify import join_tensor_types
 
@@ -110,8 +110,17 @@ def _coerce(value: Any, target: Any) -> Any:
         return _to_graph_list(value, target)
     traced = value if isinstance(value, Traced) else const(value)
     if traced.type != target:
-        traced = call(runtime.coerce, traced, target.dtype, target.flavor)
+        if _scalar_kinds(traced.type, target):
+            traced = call(runtime.retype, traced, target.flavor)
+        else:
+            traced = call(runtime.coerce, traced, target.dtype, target.flavor)
     return traced
+
+
+def _scalar_kinds(a: TensorType, b: TensorType) -> bool:
+    """Whether a and b differ only as Python scalar vs NumPy scalar of one dtype."""
+    same = (a.dtype, a.ndim) == (b.dtype, b.ndim)
+    return same and {a.flavor, b.flavor} == {PYTHON, SCALAR}
 
 
 def _placeholder_of_type(t: Any) -> Any:

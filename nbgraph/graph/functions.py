@@ -250,6 +250,10 @@ def _rule_extremum(call: Call, types: list[GraphType]) -> GraphType:
     return result_type_of(runtime.extremum(call.args[0], *values))
 
 
+def _rule_retype(call: Call, types: list[GraphType]) -> GraphType:
+    return TensorType(types[0].dtype, types[0].ndim, call.args[1])
+
+
 def _rule_coerce(call: Call, types: list[GraphType]) -> GraphType:
     return TensorType(call.args[1], types[0].ndim, call.args[2])
 
@@ -274,6 +278,7 @@ _RULES: dict[Callable, Callable[[Call, list[GraphType]], GraphType]] = {
     runtime.list_to_array: _rule_list_to_array,
     runtime.make_tuple: lambda call, types: TupleType(tuple(fill(call.args, types))),
     runtime.coerce: _rule_coerce,
+    runtime.retype: _rule_retype,
     runtime.extremum: _rule_extremum,
     runtime.range_len: _rule_python_int,
     **{fn: _rule_token for fn in EFFECTS},

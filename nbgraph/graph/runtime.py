@@ -118,6 +118,12 @@ def raise_effect(token: None, exc_type: type, *args: Any) -> None:
 _PY_TYPES = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
 
 
+def retype(x: Any, flavor: str) -> Any:
+    """x unchanged: a Python scalar and a NumPy scalar of one dtype are one graph type,
+    and each path keeps the kind of scalar eager code would have."""
+    return x
+
+
 def coerce(x: Any, dtype: np.dtype, flavor: str) -> Any:
     """x converted to ``dtype`` with the given flavor ('python', 'scalar', 'array')."""
     if flavor == "python":

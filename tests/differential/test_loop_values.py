@@ -4,6 +4,8 @@ import numpy as np
 import pytest
 from harness import check
 
+import nbgraph as ng
+
 V = np.array([1.5, -2.0, 0.0, 3.25, -0.5])
 M = np.arange(12.0).reshape(3, 4) - 5
 
@@ -126,3 +128,25 @@ def test_small_integers_wrap_around(x):
 
 def test_print_shows_numpy_scalars_as_eager_does():
     check(print_scalars_in_containers, np.array([1.5, -2.0]))
+
+
+def float_total(x):
+    total = 0.0
+    for v in x:
+        total += v
+    return total
+
+
+def sum_or_zero(x):
+    return x.sum() if len(x) > 0 else 0.0
+
+
+@pytest.mark.parametrize("x", [np.array([]), np.array([1.5, 2.0])], ids=["none", "two"])
+def test_each_path_keeps_eagers_kind_of_scalar(x):
+    # The reference backend returns what eager code returns on each path (0.0 for no
+    # iterations, np.float64 after); compiled code returns the graph's one type,
+    # np.float64, with the same value.
+    check(float_total, x, backend="interpret")
+    check(sum_or_zero, x, backend="interpret")
+    compiled = ng.function(float_total)(x)
+    assert compiled == float_total(x) and isinstance(compiled, np.float64)

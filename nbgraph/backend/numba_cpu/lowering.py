@@ -671,6 +671,7 @@ def _extremum(self: Lowering, node: Node, args: list[str], kwargs: list[str]) ->
 
 
 _EXPRESSIONS: dict[Callable, Callable] = {
+    runtime.retype: lambda self, node, a, k: a[0],
     runtime.extremum: _extremum,
     runtime.make_tuple: lambda self, node, a, k: "(" + "".join(f"{x}, " for x in a) + ")",
     np.transpose: _transpose,
