@@ -19,6 +19,7 @@ from ..graph.statements import (
     contains,
     fstring,
     list_append,
+    percent_format,
     raise_stmt,
     setitem,
 )
@@ -48,6 +49,7 @@ __all__ = [
     "list_comp",
     "not_",
     "or_",
+    "percent_format",
     "raise_stmt",
     "retval",
     "setitem",

@@ -64,6 +64,13 @@ def fstring(*parts: Any) -> Any:
     return Text(parts)
 
 
+def percent_format(template: str, values: Any) -> Any:
+    """template % values, staged like an f-string when values hold graph values."""
+    if not _has_graph_value(values if type(values) is tuple else (values,)):
+        return template % values
+    return Text(((values, "%", template),))
+
+
 def format_text(template: str, *args: Any, **kwargs: Any) -> Any:
     """template.format(*args, **kwargs), staged like an f-string."""
     if not (_has_graph_value(args) or _has_graph_value(list(kwargs.values()))):

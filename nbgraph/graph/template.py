@@ -16,9 +16,10 @@ import numpy as np
 
 @dataclass(frozen=True)
 class Text:
-    """A string whose pieces are formatted at run time (f-strings, str.format, str()).
+    """A string whose pieces are formatted at run time (f-strings, str.format, str(), %).
 
-    ``parts`` holds plain strings and ``(value, conversion, format_spec)`` triples.
+    ``parts`` holds plain strings and ``(value, conversion, format_spec)`` triples; the
+    conversion ``"%"`` means ``format_spec % value`` (printf-style formatting).
     """
 
     parts: tuple
@@ -30,6 +31,9 @@ class Text:
                 out.append(part)
                 continue
             value, conversion, spec = part
+            if conversion == "%":
+                out.append(spec % value)
+                continue
             if conversion == "r":
                 value = repr(value)
             elif conversion == "s":

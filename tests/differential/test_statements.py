@@ -302,3 +302,16 @@ def pass_and_noop(x):
 @pytest.mark.parametrize("x", [np.array([1.0, 2.0]), np.array([-3.0]), 2.0], ids=case_id)
 def test_pass_statement(x):
     check(pass_and_noop, x)
+
+
+def percent_formatting(x, n):
+    print("%d items, mean %.3f" % (n, x.mean()))
+    print("%5.1f%%" % (x[0] * 100))
+    for i in range(n):
+        print("step %d: %s" % (i, x[i % len(x)]))
+    return "%s-%d" % ("tag", 3)
+
+
+@pytest.mark.parametrize("n", [0, 2])
+def test_percent_formatting(n):
+    check(percent_formatting, np.array([0.25, 1.5]), n)

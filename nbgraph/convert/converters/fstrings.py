@@ -1,4 +1,5 @@
-"""f"..{x}.." -> ag__.fstring(...): formatted when the graph runs if x is a graph value."""
+"""f"..{x}.." -> ag__.fstring(...) and "..%d.." % x -> ag__.percent_format(...): the
+text is formatted when the graph runs if x is a graph value."""
 
 from __future__ import annotations
 
@@ -29,6 +30,20 @@ class FStringConverter(Converter):
             func=ast.Attribute(value=ast.Name(id="ag__", ctx=ast.Load()), attr="fstring",
                                ctx=ast.Load()),
             args=parts, keywords=[])
+        for child in ast.walk(call):
+            if not hasattr(child, "lineno") and "lineno" in child._attributes:
+                ast.copy_location(child, node)
+        return call
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
+        self.generic_visit(node)
+        literal = isinstance(node.left, ast.Constant) and isinstance(node.left.value, str)
+        if not (literal and isinstance(node.op, ast.Mod)):
+            return node
+        call = ast.Call(
+            func=ast.Attribute(value=ast.Name(id="ag__", ctx=ast.Load()),
+                               attr="percent_format", ctx=ast.Load()),
+            args=[node.left, node.right], keywords=[])
         for child in ast.walk(call):
             if not hasattr(child, "lineno") and "lineno" in child._attributes:
                 ast.copy_location(child, node)
