@@ -104,8 +104,8 @@ class GraphFunction:
     def _key(self, args: tuple, kwargs: dict, statics: tuple) -> Any:
         keys = [_leaf_key(a) for a in args]
         if None in keys or kwargs:
-            return (tree_key(flatten((args, kwargs))[1]), tuple(
-                _leaf_key(leaf) for leaf in flatten((args, kwargs))[0]), statics)
+            leaves, tree = flatten((args, kwargs))
+            return (tree_key(tree), tuple(_leaf_key(leaf) for leaf in leaves), statics)
         return (tuple(keys), statics)
 
     def _compiled(self, args: tuple, kwargs: dict, statics: tuple) -> _Compiled:
