@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..graph.ir import Graph, Node, Op, Region
-from ..graph.types import TensorType, type_of
+from ..graph.types import PYTHON, SCALAR, TensorType, type_of
 
 
 class Interpreter:
@@ -74,5 +74,4 @@ def _check_type(node: Node, value: Any) -> None:
 def _same_scalar(a: TensorType, b: TensorType) -> bool:
     """A Python scalar where a NumPy scalar of the same dtype is typed (or the reverse)
     is right: each path keeps the kind of scalar eager code has (see runtime.retype)."""
-    return (a.dtype, a.ndim) == (b.dtype, b.ndim) and {a.flavor, b.flavor} <= {"python",
-                                                                                "scalar"}
+    return (a.dtype, a.ndim) == (b.dtype, b.ndim) and {a.flavor, b.flavor} <= {PYTHON, SCALAR}
