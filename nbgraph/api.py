@@ -12,6 +12,8 @@ import numpy as np
 from .backend import BACKENDS, compile_graph
 from .convert.calls import traced_function
 from .convert.conversion import convert, to_code
+from .errors.boundary import entry_point
+from .errors.mapping import mark_run, user_error
 from .graph.build import trace
 from .graph.ir import Graph
 from .graph.passes import optimize
@@ -25,15 +27,21 @@ DEFAULT_BACKEND = "cpu"
 class _Compiled:
     """One traced, optimised and compiled signature of a graph function."""
 
-    def __init__(self, graph: Graph, run: Callable[[Sequence[Any]], Sequence[Any]]) -> None:
+    def __init__(self, graph: Graph, run: Callable[[Sequence[Any]], Sequence[Any]],
+                 locates: bool) -> None:
         self.graph = graph
         self.run = run
+        self.locates = locates  # the backend tags its errors with the failing node
         results = graph.body.results[:-1]  # the last result is the effect token
         self.fix_lists = [i for i, r in enumerate(results) if isinstance(r.type, ListType)]
         self.single = graph.out_tree is LEAF and not self.fix_lists
 
     def __call__(self, leaves: Sequence[Any]) -> Any:
-        outputs = self.run(leaves)
+        try:
+            outputs = self.run(leaves)
+        except Exception as exc:
+            mark_run(exc, self.graph, leaves, self.locates)
+            raise
         if self.single:
             return outputs[0]
         outputs = list(outputs)
@@ -86,6 +94,11 @@ class GraphFunction:
         plain = all(p.kind is p.POSITIONAL_OR_KEYWORD for p in params)
         self._positional = len(params) if plain and not self.static_argnames else -1
         functools.update_wrapper(self, fn)
+        # Calls enter through a function placed in the user's file, so that errors show
+        # the user's frames only (see errors/boundary.py).
+        entry = entry_point(fn, GraphFunction._call, lambda exc, *_: user_error(exc))
+        self.__class__ = type(GraphFunction.__name__, (GraphFunction,),
+                              {"__call__": entry, "__module__": __name__})
 
     def __repr__(self) -> str:
         return f"<nbgraph.function {self.python_function.__qualname__} ({self.backend})>"
@@ -117,7 +130,7 @@ class GraphFunction:
         if entry is None:
             graph = self._trace(args, kwargs, statics)
             run = compile_graph(graph, self.backend, self.parallel)
-            entry = self._cache[key] = _Compiled(graph, run)
+            entry = self._cache[key] = _Compiled(graph, run, self.backend == "interpret")
         return entry
 
     def _trace(self, args: tuple, kwargs: dict, statics: tuple) -> Graph:
@@ -146,7 +159,8 @@ class GraphFunction:
         dyn, dyn_kw, statics = self._split(args, kwargs)
         return self._compiled(dyn, dyn_kw, statics).graph
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+    def _call(self, args: tuple, kwargs: dict) -> Any:
+        """A call (``__call__`` is the entry point made in ``__init__``)."""
         if len(args) == self._positional and not kwargs:
             keys = tuple([_SCALAR_KEYS.get(type(a)) or (
                 (a.dtype, a.ndim) if type(a) is np.ndarray else None) for a in args])

@@ -4,6 +4,7 @@ would raise), the variable or call it is about, and the line of the user's code.
 
 import inspect
 import math
+import traceback
 import warnings
 
 import numpy as np
@@ -424,6 +425,13 @@ def op_note(err):
     return "\n".join(getattr(err, "__notes__", []))
 
 
+def innermost_line(err):
+    """The line of the innermost traceback entry (the user's failing line)."""
+    entry = traceback.extract_tb(err.__traceback__)[-1]
+    assert entry.filename == __file__
+    return entry.lineno
+
+
 def test_index_error_inside_staged_loop():
     f = graph_fn(read_in_loop)
     assert f(X, 3) == read_in_loop(X, 3)
@@ -434,7 +442,7 @@ def test_index_error_inside_staged_loop():
     assert str(graph.value) == str(eager.value)
     note = op_note(graph.value)
     assert "getitem" in note
-    assert names_line(note, line_of(read_in_loop, "t = t + x[i]"))
+    assert innermost_line(graph.value) == line_of(read_in_loop, "t = t + x[i]")
     assert f.trace_count == 1
 
 
@@ -444,8 +452,8 @@ def test_zero_division_for_python_ints():
     with pytest.raises(ZeroDivisionError) as info:
         f(3, 0)
     note = op_note(info.value)
-    assert "'//'" in note
-    assert names_line(note, line_of(floor_divide, "return a // b"))
+    assert "call //(" in note
+    assert innermost_line(info.value) == line_of(floor_divide, "return a // b")
 
 
 def test_zero_division_in_untaken_branch():
@@ -458,8 +466,8 @@ def test_assert_with_formatted_message():
     with pytest.raises(AssertionError) as info:
         f(-X)
     assert str(info.value) == "got -6.0"
-    assert names_line(op_note(info.value),
-                      line_of(assert_positive, 'assert x.sum() > 0, f"got {x.sum()}"'))
+    assert innermost_line(info.value) == line_of(
+        assert_positive, 'assert x.sum() > 0, f"got {x.sum()}"')
 
 
 def test_raise_in_data_dependent_branch():
@@ -467,8 +475,7 @@ def test_raise_in_data_dependent_branch():
     with pytest.raises(ValueError) as info:
         f(-X)
     assert str(info.value) == "negative sum -6.0"
-    assert names_line(op_note(info.value),
-                      line_of(raise_if_negative, "raise ValueError"))
+    assert innermost_line(info.value) == line_of(raise_if_negative, "raise ValueError")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         np.testing.assert_array_equal(f(X), X * 2)

@@ -1,14 +1,18 @@
 """The reference backend: execute a graph node by node with NumPy.
 
 It is the semantic reference the compiled backends are tested against, so it is kept
-as direct as possible: every CALL applies its function to the inputs' values.
+as direct as possible: every CALL applies its function to the inputs' values.  It is
+also the error locator: a failing run's exception carries the failing node, its
+operands and the loop iterations around it (``errors.sites``).
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any
 
+from ..errors.sites import tag, tag_loop
 from ..graph.ir import Graph, Node, Op, Region
 from ..graph.types import PYTHON, SCALAR, TensorType, type_of
 
@@ -16,8 +20,9 @@ from ..graph.types import PYTHON, SCALAR, TensorType, type_of
 class Interpreter:
     """Runs one graph; ``run`` takes the flat parameter values."""
 
-    def __init__(self, graph: Graph) -> None:
+    def __init__(self, graph: Graph, deadline: float | None = None) -> None:
         self.graph = graph
+        self.deadline = deadline  # time.monotonic() after which loops give up
 
     def run(self, args: Sequence[Any]) -> list[Any]:
         """The graph's results (the effect token left out)."""
@@ -38,9 +43,7 @@ class Interpreter:
             try:
                 value = node.arg.apply(values)
             except Exception as exc:
-                if node.loc is not None:
-                    exc.add_note(f"(graph op '{node.label()}' from "
-                                 f"{node.loc.filename}, line {node.loc.lineno})")
+                tag(exc, node, values)
                 raise
             _check_type(node, value)
             return value
@@ -54,8 +57,16 @@ class Interpreter:
         if op is Op.WHILE:
             test, body = node.arg
             state = [env[i] for i in node.inputs]
-            while self._region(test, state, env)[0]:
-                state = self._region(body, state, env)
+            completed = 0
+            try:
+                while self._region(test, state, env)[0]:
+                    state = self._region(body, state, env)
+                    completed += 1
+                    if self.deadline is not None and time.monotonic() > self.deadline:
+                        raise TimeoutError("the interpret backend ran out of time")
+            except Exception as exc:
+                tag_loop(exc, node, completed, body.names, state)
+                raise
             return tuple(state)
         raise AssertionError(f"cannot interpret {node!r}")
 

@@ -10,6 +10,7 @@ class Namer:
 
     def __init__(self, taken: set[str]) -> None:
         self.taken = set(taken)
+        self.generated: set[str] = set()
 
     def new(self, base: str) -> str:
         index = 1
@@ -17,6 +18,7 @@ class Namer:
             index += 1
         name = f"{base}_{index}"
         self.taken.add(name)
+        self.generated.add(name)
         return name
 
 

@@ -7,6 +7,7 @@ small factory that supplies ``ag__`` (the operators) and the original closure va
 from __future__ import annotations
 
 import ast
+import types
 import weakref
 from collections.abc import Callable
 
@@ -15,7 +16,7 @@ from ..errors.origins import register_code
 from ..graph.ir import Loc
 from . import operators
 from .analysis import all_names, declared_outside, walk_scope
-from .context import Namer
+from .context import Namer, is_generated
 from .converters.asserts import AssertConverter
 from .converters.breaks import BreakConverter
 from .converters.call_trees import CallConverter
@@ -58,8 +59,9 @@ def _check_supported(fn: Callable, node: ast.FunctionDef) -> None:
                 Loc(fn.__code__.co_filename, inner.lineno))
 
 
-def convert_ast(fn: Callable) -> ast.FunctionDef:
-    """The converted definition of fn (not compiled)."""
+def convert_ast(fn: Callable) -> tuple[ast.FunctionDef, Namer]:
+    """The converted definition of fn (not compiled), and the namer that named what
+    conversion added."""
     node = _as_function_def(parse_function(fn))
     _check_supported(fn, node)
     node.decorator_list = []
@@ -86,7 +88,7 @@ def convert_ast(fn: Callable) -> ast.FunctionDef:
     for converter in pipeline:
         node = converter.visit(node)
     ast.fix_missing_locations(node)
-    return node
+    return node, namer
 
 
 def convert(fn: Callable) -> Callable:
@@ -94,7 +96,7 @@ def convert(fn: Callable) -> Callable:
     cached = _converted.get(fn)
     if cached is not None:
         return cached
-    node = convert_ast(fn)
+    node, namer = convert_ast(fn)
     source = ast.unparse(node)
     # Bound under another name in the factory, so a call of the function by its own name
     # reaches the original (and the recursion check), not the converted code directly.
@@ -110,12 +112,15 @@ def convert(fn: Callable) -> Callable:
     )
     ast.copy_location(factory, node)
     ast.fix_missing_locations(factory)
+    generated = {n.name for n in ast.walk(node) if isinstance(n, ast.FunctionDef)
+                 and is_generated(n)} | {CONVERTED, "<lambda>"}
     module_code = compile(ast.Module(body=[factory], type_ignores=[]), code.co_filename, "exec")
-    register_code(module_code)
     namespace: dict = {}
     exec(module_code, fn.__globals__, namespace)
     cells = [_cell_value(c) for c in fn.__closure__ or ()]
     converted = namespace[FACTORY](operators, *cells)
+    converted.__code__ = _named_as_user(converted.__code__, generated, fn)
+    register_code(converted.__code__, frozenset(namer.generated))
     converted.__defaults__ = fn.__defaults__
     converted.__kwdefaults__ = fn.__kwdefaults__
     converted.__doc__ = fn.__doc__
@@ -123,6 +128,17 @@ def convert(fn: Callable) -> Callable:
     _converted[fn] = converted
     _sources[fn] = source
     return converted
+
+
+def _named_as_user(code: types.CodeType, generated: set[str], fn: Callable
+                   ) -> types.CodeType:
+    """``code`` with the generated functions in it (branch and loop bodies) named after
+    the user's function, so every frame of converted code reads "in <function>"."""
+    consts = tuple(_named_as_user(c, generated, fn) if isinstance(c, types.CodeType) else c
+                   for c in code.co_consts)
+    if code.co_name in generated:
+        return code.replace(co_consts=consts, co_name=fn.__name__, co_qualname=fn.__qualname__)
+    return code.replace(co_consts=consts)
 
 
 def _cell_value(cell: object) -> object:

@@ -2,7 +2,12 @@
 
 Converted functions are compiled with the user's own file name and line numbers, so a
 frame of converted code *is* a user location.  Tracing asks ``user_location`` for the
-innermost such frame to tag every graph node with the line that created it.
+innermost such frame (and the frames of the user functions that called it) to tag every
+graph node with the lines that created it.
+
+A converted function runs as several frames (its own plus the generated bodies of its
+branches and loops); all of them belong to one *owner*, the user function, and count as
+one frame of it, as in eager mode.
 """
 
 from __future__ import annotations
@@ -12,36 +17,77 @@ import types
 
 from ..graph.ir import Loc
 
-_converted_codes: set[types.CodeType] = set()
+_owners: dict[types.CodeType, types.CodeType] = {}
+_generated_names: dict[types.CodeType, frozenset[str]] = {}
 
 
-def register_code(code: types.CodeType) -> None:
-    """Mark a compiled converted module (and its nested code objects) as user code."""
-    _converted_codes.add(code)
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            register_code(const)
+def register_code(code: types.CodeType, generated_names: frozenset[str] = frozenset()
+                  ) -> None:
+    """Mark a converted function's code (and its nested code objects) as user code;
+    ``generated_names`` are the variables conversion added (flags, loop indices)."""
+    _generated_names[code] = generated_names
+
+    def mark(inner: types.CodeType) -> None:
+        _owners[inner] = code
+        for const in inner.co_consts:
+            if isinstance(const, types.CodeType):
+                mark(const)
+
+    mark(code)
 
 
 def is_converted(code: types.CodeType) -> bool:
     """Whether ``code`` belongs to converted user code."""
-    return code in _converted_codes
+    return code in _owners
+
+
+def owner_of(code: types.CodeType) -> types.CodeType | None:
+    """The top code object of the user function ``code`` is part of, if converted."""
+    return _owners.get(code)
+
+
+def generated_names() -> frozenset[str]:
+    """The variables conversion added to the user function being traced right now."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        owner = _owners.get(frame.f_code)
+        if owner is not None:
+            return _generated_names[owner]
+        frame = frame.f_back
+    return frozenset()
+
+
+def frame_location(frame: types.FrameType, lasti: int | None = None,
+                   lineno: int | None = None) -> Loc:
+    """The file, line and columns a frame is at (``lasti``: a traceback's instruction)."""
+    code = frame.f_code
+    lasti = frame.f_lasti if lasti is None else lasti
+    col, end_col = 0, None
+    if lasti >= 0:
+        positions = list(code.co_positions())
+        index = lasti // 2
+        if index < len(positions):
+            start, end, c, e = positions[index]
+            if start == end and c is not None:
+                col, end_col = c, e
+    name = getattr(code, "co_qualname", code.co_name)
+    return Loc(code.co_filename, lineno or frame.f_lineno, col, end_col, name)
 
 
 def user_location() -> Loc | None:
-    """The user's file, line and column currently executing in converted code."""
+    """The user's file, line and column currently executing in converted code, with the
+    chain of user functions that called it (``Loc.caller``)."""
+    frames: list[types.FrameType] = []  # innermost frame of each user function
+    owner = None
     frame = sys._getframe(1)
     while frame is not None:
-        code = frame.f_code
-        if code in _converted_codes:
-            col, end_col = 0, None
-            if frame.f_lasti >= 0 and hasattr(code, "co_positions"):
-                positions = list(code.co_positions())
-                index = frame.f_lasti // 2
-                if index < len(positions):
-                    _, _, c, e = positions[index]
-                    col, end_col = c or 0, e
-            name = code.co_qualname if hasattr(code, "co_qualname") else code.co_name
-            return Loc(code.co_filename, frame.f_lineno, col, end_col, name)
+        this = _owners.get(frame.f_code)
+        if this is not None and this is not owner:
+            frames.append(frame)
+            owner = this
         frame = frame.f_back
-    return None
+    loc = None
+    for f in reversed(frames):
+        here = frame_location(f)
+        loc = Loc(here.filename, here.lineno, here.col, here.end_col, here.function, loc)
+    return loc

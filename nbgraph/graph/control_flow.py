@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..errors.exceptions import LoopTypeError, StagingError
-from ..errors.origins import user_location
+from ..errors.origins import generated_names, user_location
 from . import runtime
 from .ir import Node, Op
 from .tracing import (
@@ -451,6 +451,9 @@ def staged_while(test: Callable, body: Callable, names: Sequence[str], init: Sta
         raise LoopTypeError(f"the types of the loop variables at {where} do not settle",
                             user_location())
     carried = [i for i, s in enumerate(slots) if s.carried]
+    hidden = generated_names()
+    body_b.region.names = tuple(None if slots[i].name in hidden or slots[i].name.startswith("<")
+                                else slots[i].name for i in carried)
     with reenter(body_b):
         body_b.region.results = (
             *(_coerce(outputs[i], slots[i].type).node for i in carried), body_b.token)

@@ -34,9 +34,19 @@ class Loc:
     col: int = 0
     end_col: int | None = None
     function: str = ""
+    caller: Loc | None = None  # where the user's calling function was (helper calls)
 
     def __str__(self) -> str:
         return f"{self.filename}:{self.lineno}"
+
+    def stack(self) -> list[Loc]:
+        """This location and its callers, outermost first (as a traceback lists them)."""
+        out: list[Loc] = []
+        loc: Loc | None = self
+        while loc is not None:
+            out.append(loc)
+            loc = loc.caller
+        return out[::-1]
 
 
 class Node:
@@ -84,6 +94,7 @@ class Region:
     params: list[Node] = field(default_factory=list)
     nodes: list[Node] = field(default_factory=list)
     results: tuple[Node, ...] = ()
+    names: tuple[str | None, ...] = ()  # the user's variable per param (loop state), if any
 
 
 @dataclass

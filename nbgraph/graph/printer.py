@@ -8,23 +8,31 @@ from .ir import Graph, Node, Op, Region
 from .template import fill
 
 
-def format_graph(graph: Graph) -> str:
+def node_names(graph: Graph) -> dict[Node, str]:
+    """Each node's name in the listing (``%0``, ``%1``, ... in schedule order)."""
     names: dict[Node, str] = {}
-    lines = [f"graph {graph.name}"]
 
-    def name(node: Node) -> str:
-        if node not in names:
-            names[node] = f"%{len(names)}"
-        return names[node]
+    def region(r: Region) -> None:
+        for node in (*r.params, *r.nodes):
+            names.setdefault(node, f"%{len(names)}")
+            for sub in node.regions():
+                region(sub)
+
+    region(graph.body)
+    return names
+
+
+def format_graph(graph: Graph) -> str:
+    names = node_names(graph)
+    lines = [f"graph {graph.name}"]
+    name = names.__getitem__
 
     def region(r: Region, indent: str) -> None:
         if r.params:
             lines.append(f"{indent}params {', '.join(name(p) for p in r.params)}")
         for node in r.nodes:
-            args = _arguments(node, name)
             where = f"  # line {node.loc.lineno}" if node.loc else ""
-            label = node.label() if node.op is not Op.CALL else f"call {node.label()}"
-            lines.append(f"{indent}{name(node)} = {label}({args}) : {node.type}{where}")
+            lines.append(f"{indent}{format_node(node, name)}{where}")
             for sub_name, sub in zip(_region_names(node), node.regions()):
                 lines.append(f"{indent}  {sub_name}:")
                 region(sub, indent + "    ")
@@ -44,6 +52,12 @@ class _Named:
 
     def __repr__(self) -> str:
         return self.text
+
+
+def format_node(node: Node, name: Callable[[Node], str]) -> str:
+    """One node as the listing shows it: ``%3 = call add(%1, %2) : float64[1]``."""
+    label = node.label() if node.op is not Op.CALL else f"call {node.label()}"
+    return f"{name(node)} = {label}({_arguments(node, name)}) : {node.type}"
 
 
 def _arguments(node: Node, name: Callable[[Node], str]) -> str:

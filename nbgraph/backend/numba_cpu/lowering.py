@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from ...errors.sites import tag
 from ...graph import runtime
 from ...graph.functions import OPERATOR_SYMBOLS, Call, is_effect, is_elementwise
 from ...graph.ir import Graph, Node, Op, Region
@@ -550,6 +551,7 @@ class _Applier:
     compiled code does not pass (the effect token)."""
 
     def __init__(self, node: Node, prefix: tuple = ()) -> None:
+        self.node = node
         self.call = node.arg
         self.prefix = prefix
         types = [i.type for i in node.inputs[len(prefix):]]
@@ -559,7 +561,11 @@ class _Applier:
     def __call__(self, *values: Any) -> Any:
         values = tuple(v if scalar is None else scalar(v)
                        for v, scalar in zip(values, self.scalars))
-        return self.call.apply((*self.prefix, *values))
+        try:
+            return self.call.apply((*self.prefix, *values))
+        except Exception as exc:
+            tag(exc, self.node, [*self.prefix, *values])
+            raise
 
 
 # --- per-function lowering rules ---------------------------------------------------------

@@ -1,0 +1,52 @@
+"""The one frame between a user's call of a graph function and the graph's error.
+
+Python adds a traceback entry for every frame an exception passes, so the function a
+user calls cannot live in nbgraph's files without showing up in every error.  Instead
+each graph function gets its own entry point compiled with the user's file name and
+placed at the first line of their definition (decorator included), with every
+instruction at that line: a traceback reads ``File "model.py", line 3, in step`` /
+``@nbgraph.function``, then the failing line below it.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable
+from typing import Any
+
+_TEMPLATE = """\
+def entry(self, /, *args, **kwargs):
+    try:
+        return call(self, args, kwargs)
+    except BaseException as exc:
+        raise mapped(exc, self, args, kwargs) from None
+"""
+
+# Python 3.11 location table entry: 0x80 | code << 3 | (code units - 1); code 13 is
+# "line only" followed by the signed line delta (0 here), so no columns, no carets.
+_LINE_ONLY = 13
+
+
+def _same_line_table(code_units: int) -> bytes:
+    table = bytearray()
+    while code_units > 0:
+        run = min(code_units, 8)
+        table += bytes((0x80 | _LINE_ONLY << 3 | (run - 1), 0))
+        code_units -= run
+    return bytes(table)
+
+
+def entry_point(fn: Callable, call: Callable[[Any, tuple, dict], Any],
+                mapped: Callable[[BaseException, Any, tuple, dict], BaseException]
+                ) -> Callable:
+    """``entry(self, *args, **kwargs) = call(self, args, kwargs)``, whose exceptions are
+    replaced by ``mapped(...)``, with its frame at ``fn``'s first line in ``fn``'s file."""
+    user = fn.__code__
+    code = compile(_TEMPLATE, user.co_filename, "exec")
+    body = next(c for c in code.co_consts if hasattr(c, "co_code"))
+    body = body.replace(
+        co_firstlineno=user.co_firstlineno, co_name=fn.__name__,
+        co_qualname=fn.__qualname__,
+        co_linetable=_same_line_table(len(body.co_code) // 2))
+    namespace = {"call": call, "mapped": mapped}
+    return types.FunctionType(body, namespace, fn.__name__)

@@ -1,0 +1,103 @@
+"""Which traceback frames users see, and frames made up at the user's own lines.
+
+A traceback through nbgraph passes frames of nbgraph itself, of Numba and LLVM, and of
+generated code; users see none of them (``NBGRAPH_TRACEBACK=full`` keeps them all).
+Errors raised inside a compiled graph have no Python frame of the user's code at all:
+``user_frames`` makes one per location (a tiny code object compiled with the user's
+file name, line and columns), so the traceback, IPython's ``Cell In[n], line k`` and
+Python's carets under the failing expression read as they would in eager mode.
+"""
+
+from __future__ import annotations
+
+import linecache
+import os
+import sys
+import types
+from pathlib import Path
+
+from ..graph.ir import Loc
+from .origins import owner_of
+
+_PACKAGE = str(Path(__file__).resolve().parents[1])
+_INTERNAL_PACKAGES = ("numba", "llvmlite")
+
+
+def show_full_traceback() -> bool:
+    """Whether the user asked for unfiltered tracebacks (``NBGRAPH_TRACEBACK=full``)."""
+    return os.environ.get("NBGRAPH_TRACEBACK", "").strip().lower() == "full"
+
+
+def _internal_roots() -> list[str]:
+    roots = [_PACKAGE]
+    for name in _INTERNAL_PACKAGES:
+        module = sys.modules.get(name)
+        if module is not None and getattr(module, "__file__", None):
+            roots.append(str(Path(module.__file__).resolve().parent))
+    from ..backend.numba_cpu.compiler import cache_dir
+
+    roots.append(str(cache_dir().resolve()))
+    return roots
+
+
+def is_internal(code: types.CodeType, roots: list[str]) -> bool:
+    """Whether ``code`` is nbgraph's, Numba's, LLVM's or generated (not the user's)."""
+    try:
+        path = str(Path(code.co_filename).resolve())
+    except (OSError, ValueError):
+        return False
+    return any(path == root or path.startswith(root + os.sep) for root in roots)
+
+
+def user_traceback(tb: types.TracebackType | None) -> types.TracebackType | None:
+    """``tb`` without internal frames; the frames of one converted user function (its
+    generated branch and loop bodies) collapse into its innermost, as in eager mode."""
+    roots = _internal_roots()
+    kept: list[types.TracebackType] = []
+    owners: list[types.CodeType | None] = []
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if not is_internal(code, roots):
+            owner = owner_of(code)
+            if owner is not None and owners and owners[-1] is owner:
+                kept[-1] = tb
+            else:
+                kept.append(tb)
+                owners.append(owner)
+        tb = tb.tb_next
+    return _chain([(t.tb_frame, t.tb_lasti, t.tb_lineno) for t in kept])
+
+
+def user_frames(locations: list[Loc], tb_next: types.TracebackType | None = None
+                ) -> types.TracebackType | None:
+    """A traceback with one made-up frame per location (outermost first)."""
+    return _chain([_frame_at(loc) for loc in locations], tb_next)
+
+
+def _chain(entries: list[tuple[types.FrameType, int, int]],
+           tb_next: types.TracebackType | None = None) -> types.TracebackType | None:
+    for frame, lasti, lineno in reversed(entries):
+        tb_next = types.TracebackType(tb_next, frame, lasti, lineno)
+    return tb_next
+
+
+def _frame_at(loc: Loc) -> tuple[types.FrameType, int, int]:
+    """A finished frame of a code object named after ``loc.function`` whose failing
+    instruction lies at ``loc``'s line and columns of ``loc``'s file."""
+    line = linecache.getline(loc.filename, loc.lineno).rstrip("\n")
+    col, end = loc.col, loc.end_col
+    if end is None or end <= col:  # no columns: span the whole line, so no carets
+        col, end = 0, max(len(line.encode()), 1)
+    # A name exactly as wide as the failing expression, at its columns (parenthesized,
+    # so it may be indented); looking it up fails, which leaves a frame at that spot.
+    name = "_" * (end - col)
+    text = f"({' ' * (col - 1)}{name})" if col else name
+    code = compile("\n" * (loc.lineno - 1) + text, loc.filename, "exec")
+    function = loc.function.rsplit(".", 1)[-1] or "<module>"
+    code = code.replace(co_name=function, co_qualname=loc.function or function)
+    try:
+        exec(code, {"__builtins__": {}})
+    except NameError as exc:
+        tb = exc.__traceback__.tb_next  # the made-up frame, below this one
+        return tb.tb_frame, tb.tb_lasti, tb.tb_lineno
+    raise AssertionError("a made-up frame did not fail")

@@ -1,0 +1,96 @@
+"""Turn whatever a graph function raised into the error a user should see.
+
+* Errors while converting or tracing already pass through the user's converted code:
+  their traceback only loses the internal frames.
+* Errors while the graph runs carry no user frame at all, and compiled code says little
+  (Numba's IndexError names no index).  They are located by running the same graph on
+  the same inputs with the interpret backend, which raises NumPy's own exception (the
+  one eager code raises) tagged with the failing node; its traceback becomes made-up
+  frames at the node's line and the lines of the user functions that called it.  The
+  compiled path pays nothing for this: the re-run happens only after a failure.
+
+``NBGRAPH_TRACEBACK=full`` keeps the original exception and traceback (notes added).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import time
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+from ..graph.ir import Graph
+from .frames import show_full_traceback, user_frames, user_traceback
+from .notes import HIDDEN_FRAMES, site_notes
+from .sites import FailureSite, site_of
+
+_RUN = "__nbgraph_run__"
+LOCATE_SECONDS = 10.0  # how long the interpret backend may take to find the failing node
+
+
+def mark_run(exc: BaseException, graph: Graph, leaves: Sequence[Any], located: bool) -> None:
+    """Record that ``exc`` came from running ``graph`` on ``leaves``; ``located``: the
+    backend tags exceptions with their complete failure site itself."""
+    setattr(exc, _RUN, (graph, leaves, located))
+
+
+def user_error(exc: BaseException) -> BaseException:
+    """The exception to raise in place of ``exc``, with the user's traceback and notes.
+
+    ``exc.__traceback__`` starts at the frame that caught it (the graph function's entry
+    point), which is not part of what is shown below it."""
+    run = getattr(exc, _RUN, None)
+    if run is None:
+        if not show_full_traceback() and exc.__traceback__ is not None:
+            exc.__traceback__ = user_traceback(exc.__traceback__.tb_next)
+            if isinstance(exc, Exception):
+                exc.add_note(HIDDEN_FRAMES)
+        return exc
+    delattr(exc, _RUN)
+    graph, leaves, located = run
+    error, site = exc, site_of(exc)
+    if not located:
+        rerun = _locate(graph, leaves)
+        if rerun is not None and site_of(rerun) is not None:
+            error, site = rerun, site_of(rerun)
+    notes = _notes(graph, site)
+    if show_full_traceback():
+        error = exc
+    else:
+        stack = site.node.loc.stack() if site is not None and site.node.loc else []
+        error.__traceback__ = user_frames(stack)
+        notes.append(HIDDEN_FRAMES)
+    for note in notes:
+        error.add_note(note)
+    return error
+
+
+def _notes(graph: Graph, site: FailureSite | None) -> list[str]:
+    if site is not None:
+        return site_notes(site, graph)
+    return [f"(raised while running the compiled graph '{graph.name}'; the interpret "
+            "backend could not reproduce the error on the same inputs to locate it, "
+            "e.g. because the graph changed an input array in place before failing)"]
+
+
+def _locate(graph: Graph, leaves: Sequence[Any]) -> BaseException | None:
+    """The exception the interpret backend raises on the same inputs (output silenced),
+    or None when it does not fail within ``LOCATE_SECONDS``."""
+    from ..backend.interpret import Interpreter
+
+    interpreter = Interpreter(graph, deadline=time.monotonic() + LOCATE_SECONDS)
+    sink = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink), \
+                warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            interpreter.run(leaves)
+    except TimeoutError:
+        return None
+    except Exception as exc:
+        return exc
+    except KeyboardInterrupt:
+        return None
+    return None

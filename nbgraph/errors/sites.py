@@ -1,0 +1,54 @@
+"""Where in a graph a run failed: the node, its operand values, the loop iterations.
+
+Backends that know the failing node tag the exception with a ``FailureSite`` as it
+propagates (the interpret backend always does; compiled backends do for their Python
+callbacks); ``errors.mapping`` turns the site into the user's traceback and notes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..graph.ir import Node
+
+_ATTRIBUTE = "__nbgraph_site__"
+
+
+@dataclass
+class LoopStep:
+    """The failing iteration of one loop: how many iterations completed before it, and
+    the user's loop variables when it began."""
+
+    node: Node
+    completed: int
+    state: dict[str, Any]
+
+
+@dataclass
+class FailureSite:
+    """The node whose operation raised, with the values it was applied to."""
+
+    node: Node
+    operands: list[Any]
+    loops: list[LoopStep] = field(default_factory=list)  # outermost first
+
+
+def tag(exc: BaseException, node: Node, operands: list[Any]) -> None:
+    """Record ``node`` as the failing node of ``exc`` unless an inner one already is."""
+    if getattr(exc, _ATTRIBUTE, None) is None:
+        setattr(exc, _ATTRIBUTE, FailureSite(node, list(operands)))
+
+
+def tag_loop(exc: BaseException, node: Node, completed: int, names: tuple,
+             state: list[Any]) -> None:
+    """Record that ``exc`` escaped iteration ``completed + 1`` of the loop ``node``."""
+    site = site_of(exc)
+    if site is not None:
+        named = {n: v for n, v in zip(names, state) if n is not None}
+        site.loops.insert(0, LoopStep(node, completed, named))
+
+
+def site_of(exc: BaseException) -> FailureSite | None:
+    """The failing node recorded on ``exc``, if any."""
+    return getattr(exc, _ATTRIBUTE, None)
