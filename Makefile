@@ -8,10 +8,22 @@ STAMP := $(VENV)/.installed
 
 setup: $(STAMP)
 
-$(STAMP): pyproject.toml
+# Browser tests drive Debian's Chromium (Playwright never downloads a browser here).
+SUDO := $(if $(filter 0,$(shell id -u)),,$(shell command -v sudo))
+LABEXT_DIR := $(VENV)/share/jupyter/labextensions/nbgraph-labextension
+
+# The editable install also builds the JupyterLab extension (npm, see pyproject.toml)
+# and copies it into the venv; the link that replaces the copy makes `npm run build`
+# in labextension/ take effect on the next page reload.
+$(STAMP): pyproject.toml labextension/package.json
+	test -x /usr/bin/chromium || { $(SUDO) apt-get update -q && \
+		$(SUDO) apt-get install -y -q chromium; }
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e ".[test,lab]"
+	rm -rf $(LABEXT_DIR)
+	ln -s $(CURDIR)/nbgraph/labextension $(LABEXT_DIR)
+	$(VENV)/bin/jupyter labextension list 2>&1 | grep -q "nbgraph-labextension.*enabled"
 	touch $(STAMP)
 
 test: $(STAMP)

@@ -96,9 +96,9 @@ class GraphFunction:
         functools.update_wrapper(self, fn)
         # Calls enter through a function placed in the user's file, so that errors show
         # the user's frames only (see errors/boundary.py).
-        entry = entry_point(fn, GraphFunction._call, lambda exc, *_: user_error(exc))
+        entry = entry_point(fn, self._call, user_error)
         self.__class__ = type(GraphFunction.__name__, (GraphFunction,),
-                              {"__call__": entry, "__module__": __name__})
+                              {"__call__": staticmethod(entry), "__module__": __name__})
 
     def __repr__(self) -> str:
         return f"<nbgraph.function {self.python_function.__qualname__} ({self.backend})>"

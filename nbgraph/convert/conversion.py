@@ -56,7 +56,9 @@ def _check_supported(fn: Callable, node: ast.FunctionDef) -> None:
             raise ConversionError(
                 f"{fn.__name__} is a generator (it uses yield); graph mode cannot express "
                 "generators. Build a list or an array instead.",
-                Loc(fn.__code__.co_filename, inner.lineno))
+                Loc(fn.__code__.co_filename, inner.lineno, inner.col_offset,
+                    inner.end_col_offset, fn.__qualname__,
+                    function_line=fn.__code__.co_firstlineno))
 
 
 def convert_ast(fn: Callable) -> tuple[ast.FunctionDef, Namer]:

@@ -15,11 +15,11 @@ from collections.abc import Callable
 from typing import Any
 
 _TEMPLATE = """\
-def entry(self, /, *args, **kwargs):
+def entry(*args, **kwargs):
     try:
-        return call(self, args, kwargs)
+        return call(args, kwargs)
     except BaseException as exc:
-        raise mapped(exc, self, args, kwargs) from None
+        raise mapped(exc) from None
 """
 
 # Python 3.11 location table entry: 0x80 | code << 3 | (code units - 1); code 13 is
@@ -36,11 +36,10 @@ def _same_line_table(code_units: int) -> bytes:
     return bytes(table)
 
 
-def entry_point(fn: Callable, call: Callable[[Any, tuple, dict], Any],
-                mapped: Callable[[BaseException, Any, tuple, dict], BaseException]
-                ) -> Callable:
-    """``entry(self, *args, **kwargs) = call(self, args, kwargs)``, whose exceptions are
-    replaced by ``mapped(...)``, with its frame at ``fn``'s first line in ``fn``'s file."""
+def entry_point(fn: Callable, call: Callable[[tuple, dict], Any],
+                mapped: Callable[[BaseException], BaseException]) -> Callable:
+    """``entry(*args, **kwargs) = call(args, kwargs)``, whose exceptions are replaced by
+    ``mapped(exc)``, with its frame at ``fn``'s first line in ``fn``'s file."""
     user = fn.__code__
     code = compile(_TEMPLATE, user.co_filename, "exec")
     body = next(c for c in code.co_consts if hasattr(c, "co_code"))

@@ -7,6 +7,8 @@ working, and each message names the variable or call, the user's line, and the f
 
 from __future__ import annotations
 
+import linecache
+
 from ..graph.ir import Loc
 
 
@@ -26,8 +28,10 @@ class ConversionError(GraphModeError, SyntaxError):
     def __init__(self, message: str, loc: Loc | None = None) -> None:
         GraphModeError.__init__(self, message, loc)
         self.msg = str(self)
-        if loc is not None:
+        if loc is not None:  # shown like a SyntaxError: the line, a caret at the column
             self.filename, self.lineno = loc.filename, loc.lineno
+            self.text = linecache.getline(loc.filename, loc.lineno) or None
+            self.offset = loc.col + 1 if self.text else None
 
 
 class StagingError(GraphModeError, TypeError):

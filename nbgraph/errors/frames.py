@@ -49,23 +49,35 @@ def is_internal(code: types.CodeType, roots: list[str]) -> bool:
     return any(path == root or path.startswith(root + os.sep) for root in roots)
 
 
-def user_traceback(tb: types.TracebackType | None) -> types.TracebackType | None:
-    """``tb`` without internal frames; the frames of one converted user function (its
-    generated branch and loop bodies) collapse into its innermost, as in eager mode."""
+def user_traceback(tb: types.TracebackType | None, at: Loc | None = None
+                   ) -> types.TracebackType | None:
+    """``tb`` (which starts inside nbgraph) without internal frames, nor the frames
+    nbgraph's own calls went through (e.g. the standard library's) until user code runs
+    again; the frames of one converted user function (its generated branch and loop
+    bodies) collapse into its innermost, as in eager mode.  ``at``: where the error is
+    about, if no frame is there yet (e.g. the line conversion rejected)."""
     roots = _internal_roots()
     kept: list[types.TracebackType] = []
     owners: list[types.CodeType | None] = []
+    in_internal_call = True
     while tb is not None:
         code = tb.tb_frame.f_code
-        if not is_internal(code, roots):
-            owner = owner_of(code)
+        owner = owner_of(code)
+        if is_internal(code, roots) or (in_internal_call and owner is None):
+            in_internal_call = True
+        else:
+            in_internal_call = False
             if owner is not None and owners and owners[-1] is owner:
                 kept[-1] = tb
             else:
                 kept.append(tb)
                 owners.append(owner)
         tb = tb.tb_next
-    return _chain([(t.tb_frame, t.tb_lasti, t.tb_lineno) for t in kept])
+    entries = [(t.tb_frame, t.tb_lasti, t.tb_lineno) for t in kept]
+    if at is not None and not (entries and entries[-1][0].f_code.co_filename == at.filename
+                               and entries[-1][2] == at.lineno):
+        entries.append(_frame_at(at))
+    return _chain(entries)
 
 
 def user_frames(locations: list[Loc], tb_next: types.TracebackType | None = None
@@ -92,9 +104,13 @@ def _frame_at(loc: Loc) -> tuple[types.FrameType, int, int]:
     # so it may be indented); looking it up fails, which leaves a frame at that spot.
     name = "_" * (end - col)
     text = f"({' ' * (col - 1)}{name})" if col else name
-    code = compile("\n" * (loc.lineno - 1) + text, loc.filename, "exec")
+    # The code starts where the user's function does, as a real function's code would
+    # (IPython shows the lines around the failing one from that function's block).
+    first = loc.function_line if 0 < loc.function_line <= loc.lineno else 1
+    code = compile("\n" * (loc.lineno - first) + text, loc.filename, "exec")
     function = loc.function.rsplit(".", 1)[-1] or "<module>"
-    code = code.replace(co_name=function, co_qualname=loc.function or function)
+    code = code.replace(co_name=function, co_qualname=loc.function or function,
+                        co_firstlineno=first)
     try:
         exec(code, {"__builtins__": {}})
     except NameError as exc:

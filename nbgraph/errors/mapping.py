@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..graph.ir import Graph
+from .exceptions import GraphModeError
 from .frames import show_full_traceback, user_frames, user_traceback
 from .notes import HIDDEN_FRAMES, site_notes
 from .sites import FailureSite, site_of
@@ -44,7 +45,8 @@ def user_error(exc: BaseException) -> BaseException:
     run = getattr(exc, _RUN, None)
     if run is None:
         if not show_full_traceback() and exc.__traceback__ is not None:
-            exc.__traceback__ = user_traceback(exc.__traceback__.tb_next)
+            loc = exc.loc if isinstance(exc, GraphModeError) else None
+            exc.__traceback__ = user_traceback(exc.__traceback__.tb_next, loc)
             if isinstance(exc, Exception):
                 exc.add_note(HIDDEN_FRAMES)
         return exc

@@ -42,7 +42,8 @@ def site_notes(site: FailureSite, graph: Graph) -> list[str]:
                 if not isinstance(node.type, TokenType)]
     if operands:
         notes.append(f"  operands: {', '.join(operands)}")
-    notes += [_loop_note(step.node, step.completed, step.state) for step in site.loops]
+    notes += [_loop_note(step.node, step.node.arg[1].unrolled + step.completed, step.state)
+              for step in site.loops]
     return notes
 
 

@@ -89,5 +89,6 @@ def user_location() -> Loc | None:
     loc = None
     for f in reversed(frames):
         here = frame_location(f)
-        loc = Loc(here.filename, here.lineno, here.col, here.end_col, here.function, loc)
+        loc = Loc(here.filename, here.lineno, here.col, here.end_col, here.function, loc,
+                  _owners[f.f_code].co_firstlineno)
     return loc

@@ -430,6 +430,9 @@ def _refine(slots: list[_Slot], outputs: Sequence[Any], where: str) -> bool:
                 user_location())
         if slot.kind == LIST and type(out) is list and _same_python_value(slot.init, out):
             continue
+        origin = out.node.loc if isinstance(out, Traced) else None
+        if origin is not None and origin.lineno != user_location().lineno:
+            where = f"{where}; the new value is computed at line {origin.lineno}"
         joined = _join_types(slot.type, _value_type(out), slot.name, where, in_loop=True)
         if joined != slot.type:
             slot.type, changed = joined, True
@@ -437,8 +440,10 @@ def _refine(slots: list[_Slot], outputs: Sequence[Any], where: str) -> bool:
     return changed
 
 
-def staged_while(test: Callable, body: Callable, names: Sequence[str], init: State) -> list:
-    """Trace a WHILE node; return the variables' values after the loop."""
+def staged_while(test: Callable, body: Callable, names: Sequence[str], init: State,
+                 unrolled: int = 0) -> list:
+    """Trace a WHILE node; return the variables' values after the loop (``unrolled``:
+    iterations that already ran while tracing)."""
     where = _where()
     slots = [_Slot(n, v) for n, v in zip(names, init)]
     for _ in range(len(slots) + 2):
@@ -454,6 +459,7 @@ def staged_while(test: Callable, body: Callable, names: Sequence[str], init: Sta
     hidden = generated_names()
     body_b.region.names = tuple(None if slots[i].name in hidden or slots[i].name.startswith("<")
                                 else slots[i].name for i in carried)
+    body_b.region.unrolled = unrolled
     with reenter(body_b):
         body_b.region.results = (
             *(_coerce(outputs[i], slots[i].type).node for i in carried), body_b.token)
@@ -498,15 +504,17 @@ def _initial(slot: _Slot) -> Any:
 def while_stmt(test: Callable, body: Callable, names: Sequence[str], init: State) -> tuple:
     """``while test(): body()`` over the loop variables ``names``."""
     state = tuple(init)
+    unrolled = 0
     while True:
         cond = test(*state)
         if isinstance(cond, Undefined):
             raise cond.error()
         if is_graph_value(cond):
-            return _sync_views(state, staged_while(test, body, names, state))
+            return _sync_views(state, staged_while(test, body, names, state, unrolled))
         if not cond:
             return state
         state = tuple(body(*state))
+        unrolled += 1
 
 
 # --- for ------------------------------------------------------------------------------

@@ -35,6 +35,7 @@ class Loc:
     end_col: int | None = None
     function: str = ""
     caller: Loc | None = None  # where the user's calling function was (helper calls)
+    function_line: int = 0  # the first line of the function (0: unknown)
 
     def __str__(self) -> str:
         return f"{self.filename}:{self.lineno}"
@@ -94,7 +95,10 @@ class Region:
     params: list[Node] = field(default_factory=list)
     nodes: list[Node] = field(default_factory=list)
     results: tuple[Node, ...] = ()
-    names: tuple[str | None, ...] = ()  # the user's variable per param (loop state), if any
+    # Loop bodies: the user's variable per param (None for what conversion added), and
+    # how many iterations ran unrolled while tracing before the loop became a graph loop.
+    names: tuple[str | None, ...] = ()
+    unrolled: int = 0
 
 
 @dataclass

@@ -24,6 +24,53 @@ class Text:
 
     parts: tuple
 
+    def __add__(self, other: Any) -> Text:
+        if isinstance(other, str):
+            return Text((*self.parts, other))
+        if isinstance(other, Text):
+            return Text((*self.parts, *other.parts))
+        return NotImplemented
+
+    def __radd__(self, other: Any) -> Text:
+        return Text((other, *self.parts)) if isinstance(other, str) else NotImplemented
+
+    def __len__(self) -> int:
+        raise self._unknown("its length")
+
+    def __getitem__(self, index: Any) -> Any:
+        raise self._unknown("its characters")
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        raise self._unknown(f"str.{name}()")
+
+    @staticmethod
+    def _unknown(what: str) -> Exception:
+        from ..errors.exceptions import StagingError
+        from ..errors.origins import user_location
+
+        return StagingError(
+            f"a string made from graph values (str(), an f-string, .format or %) is only "
+            f"known when the graph runs, so {what} is not available while tracing; such a "
+            "string can be printed, joined with +, or used in assert/raise messages",
+            user_location())
+
+    def __repr__(self) -> str:
+        """Like an f-string: ``f'sum {%2:.3f}'`` (what graph listings show)."""
+        out = []
+        for part in self.parts:
+            if isinstance(part, str):
+                out.append(part.replace("{", "{{").replace("}", "}}"))
+                continue
+            value, conversion, spec = part
+            if conversion == "%":
+                out.append(f"{{{value!r}:{spec}}}")
+                continue
+            out.append(f"{{{value!r}{'!' + conversion if conversion else ''}"
+                       f"{':' + spec if spec else ''}}}")
+        return "f" + repr("".join(out))
+
     def render(self) -> str:
         out = []
         for part in self.parts:

@@ -6,6 +6,7 @@ these tests check the properties behind the speed and the safety of compiled cod
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import subprocess
@@ -187,6 +188,10 @@ def test_operations_numba_lacks_call_back_into_numpy(recwarn):
     src = source_of(g)
     assert src.count("with objmode") == 1  # np.median(axis=); mean(axis=) is native
     assert not [w for w in recwarn if issubclass(w.category, ng.NbgraphPerformanceWarning)]
+    (reason,) = g._cache[next(iter(g._cache))].run.__self__.python_nodes.values()
+    # Plain words instead of Numba's typing error: the operation, its operand types, line.
+    assert reason.startswith("Numba does not support np.median on (float64 2-d array)")
+    assert f"line {inspect.getsourcelines(unsupported_by_numba)[1] + 1} of {__file__}" in reason
 
 
 def test_parallel_option_uses_prange_with_the_same_results():

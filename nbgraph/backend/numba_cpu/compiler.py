@@ -89,6 +89,7 @@ class NumbaGraph:
         self.graph = graph
         self.parallel = parallel
         self.objmode: set[Node] = set()
+        self.python_nodes: dict[Node, str] = {}  # nodes Numba cannot compile, and why
         self.fallback: Callable[[list[Any]], list[Any]] | None = None
         results = [r for r in graph.body.results if not isinstance(r.type, TokenType)]
         self.converters = [(i, c) for i, c in enumerate(_output_converter(r.type) for r in
@@ -137,19 +138,23 @@ class NumbaGraph:
             except Exception as exc:  # Numba's own assertions surface as plain errors
                 node = self._failing_node(exc) if isinstance(exc, NumbaError) else None
                 if node is None or node in self.objmode:
-                    self._fall_back(exc)
+                    self._fall_back(exc, node)
                     return
                 self.objmode.add(node)
+                self.python_nodes[node] = unsupported(node)
                 self._build()
 
-    def _fall_back(self, exc: Exception) -> None:
+    def _fall_back(self, exc: Exception, node: Node | None) -> None:
         """Run the graph with the reference backend: correct, only slower."""
         from ..interpret import Interpreter
 
+        reason = unsupported(node) if node is not None else (
+            f"Numba failed on the generated code ({type(exc).__name__}: "
+            f"{_first_line(exc)})")
         warnings.warn(
-            f"nbgraph: the CPU backend could not compile graph '{self.graph.name}' "
-            f"({type(exc).__name__}: {_first_line(exc)}); running it with the interpret "
-            "backend instead", NbgraphPerformanceWarning, stacklevel=4)
+            f"nbgraph: the CPU backend cannot compile graph '{self.graph.name}': {reason}; "
+            "it runs with the interpret backend instead (correct, but slower)",
+            NbgraphPerformanceWarning, stacklevel=4)
         self.fallback = Interpreter(self.graph).run
         self.compiled = True
 
@@ -165,9 +170,20 @@ class NumbaGraph:
         return None
 
 
+def unsupported(node: Node) -> str:
+    """Plain words for a node Numba cannot type: the operation, operand types, line."""
+    operands = ", ".join(str(i.type) for i in node.inputs if not isinstance(i.type, TokenType))
+    where = f" (line {node.loc.lineno} of {node.loc.filename})" if node.loc else ""
+    return f"Numba does not support {node.label()} on ({operands}){where}"
+
+
 def _first_line(exc: Exception) -> str:
-    text = str(exc).strip().splitlines()
-    return text[0] if text else type(exc).__name__
+    """The first informative line of a Numba error (not its pipeline banner)."""
+    for line in re.sub(r"\x1b\[[0-9;]*m", "", str(exc)).splitlines():
+        line = line.strip()
+        if line and not re.match(r"Failed in .* (pipeline|mode)", line):
+            return line
+    return type(exc).__name__
 
 
 def compile_numba(graph: Graph, parallel: bool = False) -> Callable[[list[Any]], list[Any]]:

@@ -1,0 +1,19 @@
+/**
+ * The kinds of line highlight, one CSS class each.
+ *
+ * `error`: the line where an exception was raised; `step`: the line a
+ * step-through recording is showing; `node`: the source line of a graph node.
+ */
+export const KINDS = ['error', 'step', 'node'] as const;
+
+export type HighlightKind = (typeof KINDS)[number];
+
+/** Whether a value names a highlight kind. */
+export function isKind(value: unknown): value is HighlightKind {
+  return (KINDS as readonly unknown[]).includes(value);
+}
+
+/** The CSS class a highlighted line of this kind carries. */
+export function kindClass(kind: HighlightKind): string {
+  return `nbgraph-line-${kind}`;
+}

@@ -1,0 +1,1 @@
+"""IPython and Jupyter integration: the kernel side of nbgraph's notebook features."""

@@ -1,0 +1,118 @@
+"""A real JupyterLab (one per test session) and a headless Chromium page per test.
+
+JupyterLab serves a temporary copy of tests/browser/notebooks/ with this venv's
+kernel and labextensions; Playwright drives Debian's /usr/bin/chromium.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+NOTEBOOKS = Path(__file__).parent / "notebooks"
+START_TIMEOUT_S = 60
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_until_serving(url: str, server: subprocess.Popen, log: Path) -> None:
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            pytest.fail(f"jupyter lab exited ({server.returncode}):\n{log.read_text()}")
+        try:
+            with urllib.request.urlopen(f"{url}/api/status", timeout=2):
+                return
+        except OSError:
+            time.sleep(0.2)
+    pytest.fail(f"jupyter lab did not answer in {START_TIMEOUT_S} s:\n{log.read_text()}")
+
+
+@pytest.fixture(scope="session")
+def lab_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Base URL of a JupyterLab serving a fresh copy of the fixture notebooks."""
+    root = tmp_path_factory.mktemp("lab-root")
+    for notebook in NOTEBOOKS.glob("*.ipynb"):
+        shutil.copy(notebook, root)
+    state = tmp_path_factory.mktemp("lab-state")
+    # Settings and workspaces of the user running the tests must not leak in, and no
+    # news toast may cover the notebook.
+    notification = state / "settings/@jupyterlab/apputils-extension"
+    notification.mkdir(parents=True)
+    (notification / "notification.jupyterlab-settings").write_text(
+        '{"fetchNews": "false", "checkForUpdates": false}'
+    )
+    env = {
+        **os.environ,
+        "JUPYTERLAB_SETTINGS_DIR": str(state / "settings"),
+        "JUPYTERLAB_WORKSPACES_DIR": str(state / "workspaces"),
+    }
+    port = free_port()
+    log = state / "jupyter-lab.log"
+    with log.open("w") as out:
+        server = subprocess.Popen(
+            [
+                sys.executable, "-m", "jupyterlab",
+                "--no-browser", "--allow-root", "--ServerApp.token=",
+                "--ip=127.0.0.1", f"--port={port}", f"--ServerApp.root_dir={root}",
+            ],
+            stdout=out, stderr=subprocess.STDOUT, env=env,
+        )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_serving(url, server, log)
+        yield url
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Chromium from the system (Playwright never downloads its own)."""
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: `make setup` installs Debian's chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh browser page (its own context: no state shared between tests)."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    yield page
+    context.close()

@@ -1,0 +1,86 @@
+"""Driving one notebook in a JupyterLab page, and reading its line highlights."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Locator, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+# (cell index from 0, line number from 1) of every editor line with a CSS class.
+_FIND_LINES = """
+cls => {
+  const cells = document.querySelectorAll('.jp-NotebookPanel .jp-Notebook .jp-Cell');
+  const found = [];
+  cells.forEach((cell, i) =>
+    cell.querySelectorAll('.cm-content .cm-line').forEach((line, j) => {
+      if (line.classList.contains(cls)) found.push([i, j + 1]);
+    }));
+  return found;
+}
+"""
+
+
+class NotebookPage:
+    """A notebook opened in JupyterLab with a running kernel."""
+
+    def __init__(self, page: Page, lab_url: str, name: str) -> None:
+        self.page = page
+        page.goto(f"{lab_url}/lab/tree/{name}?reset")
+        page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for()
+        self.wait_for_idle_kernel()
+
+    def wait_for_idle_kernel(self) -> None:
+        # The status bar reads "<kernel> | Idle" once the kernel is connected and idle.
+        self.page.locator("#jp-main-statusbar", has_text=re.compile(r"\| Idle")).wait_for()
+
+    def cell(self, index: int) -> Locator:
+        return self.page.locator(".jp-NotebookPanel .jp-Notebook .jp-Cell").nth(index)
+
+    def run_all(self) -> None:
+        self.page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
+        self.page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Run All Cells$")).click()
+
+    def run_cell(self, index: int) -> None:
+        """Run one cell (Shift+Enter in command mode)."""
+        self.cell(index).locator(".jp-InputPrompt").click()
+        self.page.keyboard.press("Shift+Enter")
+
+    def append_and_run(self, code: str) -> int:
+        """Add a code cell at the end, run it, and return its index."""
+        count = self.page.locator(".jp-NotebookPanel .jp-Notebook .jp-Cell").count()
+        self.cell(count - 1).locator(".jp-InputPrompt").click()
+        self.page.keyboard.press("b")
+        self.page.keyboard.press("Enter")
+        self.page.keyboard.insert_text(code)
+        self.page.keyboard.press("Shift+Enter")
+        return count
+
+    def type_in_cell(self, index: int, line: int, text: str) -> None:
+        """Type ``text`` at the end of a 1-based line of a cell's editor."""
+        self.cell(index).locator(".cm-content .cm-line").nth(line - 1).click()
+        self.page.keyboard.press("End")
+        self.page.keyboard.insert_text(text)
+
+    def wait_for_output(self, index: int, text: str) -> None:
+        self.cell(index).locator(".jp-OutputArea-output", has_text=text).wait_for()
+
+    def highlighted_lines(self, kind: str) -> list[tuple[int, int]]:
+        found = self.page.evaluate(_FIND_LINES, f"nbgraph-line-{kind}")
+        return [tuple(pair) for pair in found]
+
+    def expect_highlights(
+        self, kind: str, expected: list[tuple[int, int]], timeout_ms: float = 15_000
+    ) -> None:
+        """Wait until exactly ``expected`` (cell index, line) pairs carry ``kind``."""
+        wanted = [list(pair) for pair in expected]
+        try:
+            self.page.wait_for_function(
+                f"([cls, wanted]) => JSON.stringify(({_FIND_LINES})(cls)) === "
+                "JSON.stringify(wanted)",
+                arg=[f"nbgraph-line-{kind}", wanted],
+                timeout=timeout_ms,
+            )
+        except PlaywrightTimeout:
+            pass
+        assert self.highlighted_lines(kind) == expected

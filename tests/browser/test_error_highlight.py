@@ -1,0 +1,29 @@
+"""The line that raised an error is highlighted in the cell that holds it."""
+
+from notebook_page import NotebookPage
+
+DEFINE_F, CALL_F = 0, 1  # cells of notebooks/error_line.ipynb
+
+
+def test_error_line_is_highlighted_in_the_defining_cell(page, lab_url):
+    notebook = NotebookPage(page, lab_url, "error_line.ipynb")
+    notebook.run_all()
+    notebook.wait_for_output(CALL_F, "ZeroDivisionError")
+    # f raises in cell 1, line 3 ("return 1 // (y - y)"), though cell 2 called it.
+    notebook.expect_highlights("error", [(DEFINE_F, 3)])
+
+    notebook.run_cell(DEFINE_F)  # a new execution clears the error line
+    notebook.expect_highlights("error", [])
+
+    notebook.run_all()
+    notebook.expect_highlights("error", [(DEFINE_F, 3)])
+    notebook.type_in_cell(DEFINE_F, 1, "  # edited")  # so does editing that cell
+    notebook.expect_highlights("error", [])
+
+
+def test_graph_function_error_highlights_the_failing_helper_line(page, lab_url):
+    notebook = NotebookPage(page, lab_url, "graph_error_line.ipynb")
+    notebook.run_all()
+    notebook.wait_for_output(1, "IndexError")
+    # The compiled graph of `total` fails in `helper`, line 7 of cell 0.
+    notebook.expect_highlights("error", [(0, 7)])
