@@ -109,7 +109,10 @@ class GraphFunction:
 
     def _split(self, args: tuple, kwargs: dict) -> tuple[tuple, dict, tuple]:
         """Bound (dynamic args, dynamic kwargs, static values)."""
-        bound = self.signature.bind(*args, **kwargs)
+        try:
+            bound = self.signature.bind(*args, **kwargs)
+        except TypeError:
+            raise _call_error(self.python_function, args, kwargs) from None
         bound.apply_defaults()
         statics = tuple((n, bound.arguments.pop(n)) for n in self.static_argnames)
         return bound.args, bound.kwargs, statics
@@ -176,6 +179,24 @@ class GraphFunction:
         if instance is None:
             return self
         return functools.partial(self, instance)
+
+
+def _call_error(fn: Callable, args: tuple, kwargs: dict) -> TypeError:
+    """The TypeError Python raises for calling ``fn`` with these arguments (wrong count or
+    names), word for word: a body-less function with ``fn``'s signature is called."""
+    signature = inspect.signature(fn)
+    params = [p.replace(annotation=p.empty, default=p.empty if p.default is p.empty else None)
+              for p in signature.parameters.values()]
+    bare = signature.replace(parameters=params, return_annotation=signature.empty)
+    namespace: dict = {}
+    exec(f"def {fn.__name__}{bare}: pass", namespace)
+    stub = namespace[fn.__name__]
+    stub.__qualname__ = fn.__qualname__
+    try:
+        stub(*args, **kwargs)
+    except TypeError as exc:
+        return exc
+    return TypeError(f"{fn.__qualname__}() got arguments it cannot take")
 
 
 def _dynamic_names(signature: inspect.Signature, statics: dict) -> list[str]:

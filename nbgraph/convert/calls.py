@@ -26,6 +26,7 @@ from ..errors.exceptions import ConversionError, StagingError
 from ..errors.origins import is_converted, user_location
 from ..graph import iteration, runtime, statements
 from ..graph.functions import STAGEABLE_BUILTINS
+from ..graph.template import Text
 from ..graph.traced import _ARRAY_FUNCTIONS
 from ..graph.tracing import TracedList, call, is_graph_value
 from ..graph.types import TensorType
@@ -60,7 +61,7 @@ def is_user_function(fn: Any) -> bool:
 
 def _graph_args(args: tuple, kwargs: dict) -> bool:
     def has(value: Any) -> bool:
-        if is_graph_value(value):
+        if is_graph_value(value) or isinstance(value, Text):
             return True
         if type(value) in (tuple, list):
             return any(has(v) for v in value)
@@ -162,7 +163,25 @@ def _stage(fn: Any, args: tuple, kwargs: dict) -> Any:
         return _ARRAY_FUNCTIONS[fn](*args, **kwargs)
     if _is_stageable(fn):
         return call(fn, *args, **kwargs)
-    return fn(*args, **kwargs)
+    try:
+        return fn(*args, **kwargs)
+    except (TypeError, StagingError):
+        raise _unconverted_call_error(fn, (*args, *kwargs.values())) from None
+
+
+def _unconverted_call_error(fn: Any, args: tuple) -> StagingError:
+    """A call of code nbgraph neither converts nor stages failed on a graph value."""
+    name = getattr(fn, "__qualname__", None) or type(fn).__name__
+    value = next(a for a in args if _graph_args((a,), {}))
+    what = ("a string formatted from graph values" if isinstance(value, Text) else
+            f"a {value.type.describe()} graph value" if is_graph_value(value) else
+            "a container holding graph values")
+    return StagingError(
+        f"{name}() got {what}, which is only known when the graph runs; nbgraph "
+        f"converts your own functions and stages NumPy and math calls, but {name} is "
+        "neither, so it needs values known while tracing: call it outside the graph "
+        "function, or pass its inputs as static arguments (static_argnames)",
+        user_location())
 
 
 def _hashable(fn: Any) -> bool:

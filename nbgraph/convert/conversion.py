@@ -115,13 +115,15 @@ def convert(fn: Callable) -> Callable:
     ast.copy_location(factory, node)
     ast.fix_missing_locations(factory)
     generated = {n.name for n in ast.walk(node) if isinstance(n, ast.FunctionDef)
-                 and is_generated(n)} | {CONVERTED, "<lambda>"}
+                 and is_generated(n)} | {"<lambda>"}
     module_code = compile(ast.Module(body=[factory], type_ignores=[]), code.co_filename, "exec")
     namespace: dict = {}
     exec(module_code, fn.__globals__, namespace)
     cells = [_cell_value(c) for c in fn.__closure__ or ()]
     converted = namespace[FACTORY](operators, *cells)
-    converted.__code__ = _named_as_user(converted.__code__, generated, fn)
+    converted.__code__ = _named_as_user(
+        converted.__code__.replace(co_name=fn.__name__, co_qualname=fn.__qualname__),
+        generated, fn)
     register_code(converted.__code__, frozenset(namer.generated))
     converted.__defaults__ = fn.__defaults__
     converted.__kwdefaults__ = fn.__kwdefaults__
@@ -132,14 +134,21 @@ def convert(fn: Callable) -> Callable:
     return converted
 
 
-def _named_as_user(code: types.CodeType, generated: set[str], fn: Callable
-                   ) -> types.CodeType:
+def _named_as_user(code: types.CodeType, generated: set[str], fn: Callable) -> types.CodeType:
     """``code`` with the generated functions in it (branch and loop bodies) named after
-    the user's function, so every frame of converted code reads "in <function>"."""
-    consts = tuple(_named_as_user(c, generated, fn) if isinstance(c, types.CodeType) else c
-                   for c in code.co_consts)
+    the user's function they belong to, so every frame of converted code reads
+    "in <function>" (a def of the user's inside names the bodies within it)."""
+    return _renamed(code, generated, fn.__name__, fn.__qualname__)
+
+
+def _renamed(code: types.CodeType, generated: set[str], name: str, qualname: str
+             ) -> types.CodeType:
     if code.co_name in generated:
-        return code.replace(co_consts=consts, co_name=fn.__name__, co_qualname=fn.__qualname__)
+        code = code.replace(co_name=name, co_qualname=qualname)
+    else:  # the user's function (or a def of theirs): its bodies take its name
+        name, qualname = code.co_name, code.co_qualname
+    consts = tuple(_renamed(c, generated, name, qualname) if isinstance(c, types.CodeType)
+                   else c for c in code.co_consts)
     return code.replace(co_consts=consts)
 
 

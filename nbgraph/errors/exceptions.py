@@ -7,7 +7,7 @@ working, and each message names the variable or call, the user's line, and the f
 
 from __future__ import annotations
 
-import linecache
+import sys
 
 from ..graph.ir import Loc
 
@@ -17,21 +17,22 @@ class GraphModeError(Exception):
 
     def __init__(self, message: str, loc: Loc | None = None) -> None:
         if loc is not None:
-            message = f"{message}\n  (at {loc.filename}, line {loc.lineno})"
+            message = f"{message}\n  (at {_file_name(loc.filename)}, line {loc.lineno})"
         super().__init__(message)
         self.loc = loc
 
 
-class ConversionError(GraphModeError, SyntaxError):
-    """The source uses a construct graph mode does not convert (generators, ...)."""
+def _file_name(filename: str) -> str:
+    """A notebook cell as IPython names it ("Cell In[3]"), else the file name."""
+    shell = sys.modules.get("IPython") and sys.modules["IPython"].get_ipython()
+    compiler = getattr(shell, "compile", None)
+    named = compiler.format_code_name(filename) if hasattr(compiler, "format_code_name") \
+        else None
+    return " ".join(named) if named else filename
 
-    def __init__(self, message: str, loc: Loc | None = None) -> None:
-        GraphModeError.__init__(self, message, loc)
-        self.msg = str(self)
-        if loc is not None:  # shown like a SyntaxError: the line, a caret at the column
-            self.filename, self.lineno = loc.filename, loc.lineno
-            self.text = linecache.getline(loc.filename, loc.lineno) or None
-            self.offset = loc.col + 1 if self.text else None
+
+class ConversionError(GraphModeError, NotImplementedError):
+    """The source uses a construct graph mode does not convert (generators, ...)."""
 
 
 class StagingError(GraphModeError, TypeError):

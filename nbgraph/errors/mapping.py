@@ -57,6 +57,7 @@ def user_error(exc: BaseException) -> BaseException:
         rerun = _locate(graph, leaves)
         if rerun is not None and site_of(rerun) is not None:
             error, site = rerun, site_of(rerun)
+    graph.failed_node = site.node if site is not None else None
     notes = _notes(graph, site)
     if show_full_traceback():
         error = exc

@@ -29,6 +29,8 @@ def summary(value: Any) -> str:
         return f"{kind} {text if len(text) <= 24 else text[:21] + '...'}"
     if isinstance(value, list | tuple):
         return f"{type(value).__name__} of {len(value)}"
+    if hasattr(value, "to_list"):  # a list built in a graph loop
+        return f"list of {len(value.to_list())}"
     return type(value).__name__
 
 

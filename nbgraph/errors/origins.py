@@ -27,13 +27,17 @@ def register_code(code: types.CodeType, generated_names: frozenset[str] = frozen
     ``generated_names`` are the variables conversion added (flags, loop indices)."""
     _generated_names[code] = generated_names
 
-    def mark(inner: types.CodeType) -> None:
-        _owners[inner] = code
+    def mark(inner: types.CodeType, owner: types.CodeType) -> None:
+        # Generated bodies carry the function's own name (see convert.conversion); a
+        # def of the user's inside it is a function of its own, with its own frames.
+        if inner.co_qualname != owner.co_qualname:
+            owner = inner
+        _owners[inner] = owner
         for const in inner.co_consts:
             if isinstance(const, types.CodeType):
-                mark(const)
+                mark(const, owner)
 
-    mark(code)
+    mark(code, code)
 
 
 def is_converted(code: types.CodeType) -> bool:
@@ -52,7 +56,7 @@ def generated_names() -> frozenset[str]:
     while frame is not None:
         owner = _owners.get(frame.f_code)
         if owner is not None:
-            return _generated_names[owner]
+            return _generated_names.get(owner, frozenset())
         frame = frame.f_back
     return frozenset()
 

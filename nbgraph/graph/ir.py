@@ -109,6 +109,7 @@ class Graph:
     body: Region
     in_tree: Any  # how the call's arguments flatten into params (see graph/pytree.py)
     out_tree: Any  # how results rebuild the returned Python structure
+    failed_node: Node | None = None  # the node the last failing run raised in, if any
 
     def all_nodes(self) -> list[Node]:
         """Every node, nested regions included, in schedule order."""

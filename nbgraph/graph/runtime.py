@@ -110,9 +110,16 @@ def assert_effect(token: None, cond: Any, *message: Any) -> None:
         raise AssertionError
 
 
-def raise_effect(token: None, exc_type: type, *args: Any) -> None:
-    """raise exc_type(*args)."""
-    raise exc_type(*(a.render() if isinstance(a, Text) else a for a in args))
+def raise_effect(token: None, exc: Any, *args: Any) -> None:
+    """raise exc_type(*args), its message formatted now; or raise a fresh copy of an
+    exception the user made while tracing (its ``__init__`` is not run again: it may
+    have formatted its arguments already)."""
+    if isinstance(exc, BaseException):
+        fresh = type(exc).__new__(type(exc), *exc.args)
+        fresh.__dict__.update(vars(exc))
+        fresh.args = exc.args
+        raise fresh
+    raise exc(*(a.render() if isinstance(a, Text) else a for a in args))
 
 
 _PY_TYPES = {"b": bool, "i": int, "u": int, "f": float, "c": complex}

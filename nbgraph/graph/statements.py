@@ -53,7 +53,10 @@ def raise_stmt(exc: Any) -> None:
         raise exc
     if not isinstance(exc, BaseException):
         raise TypeError("exceptions must derive from BaseException")
-    effect(runtime.raise_effect, type(exc), *exc.args)
+    if any(isinstance(a, Text) for a in exc.args):
+        effect(runtime.raise_effect, type(exc), *exc.args)
+    else:
+        effect(runtime.raise_effect, exc)
     current().diverged = True
 
 

@@ -290,14 +290,19 @@ class Traced:
     # --- uses that need the run-time value -------------------------------------------
     def _needs_value(self, what: str) -> StagingError:
         return StagingError(
-            f"{what} needs the value of a {self.type.describe()} that is only known when "
-            "the graph runs. In converted code use graph operations (if/while on it become "
-            "graph control flow); code nbgraph does not convert cannot do this.",
+            f"{what} needs the value of this graph value ({self.type.describe()}), which is "
+            "only known when the graph runs. In converted code use graph operations "
+            "(if/while on it become graph control flow); code nbgraph does not convert "
+            "cannot do this.",
             user_location(),
         )
 
     def __bool__(self) -> bool:
         raise self._needs_value("bool()/if/while")
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        kind = "numpy.ndarray" if self.type.ndim else f"numpy.{self.type.dtype}"
+        raise TypeError(f"'{kind}' object is not callable")
 
     def __len__(self) -> int:
         raise self._needs_value("len()")
