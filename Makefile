@@ -37,7 +37,8 @@ lint: $(STAMP)
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 lab: $(STAMP)
-	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --notebook-dir=notebooks $(ROOT_FLAG)
+	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --notebook-dir=notebooks \
+		--LabApp.default_url=/lab/tree/tour.ipynb $(ROOT_FLAG)
 
 bench: $(STAMP)
 	$(PY) -m pip install -q -e ".[bench]"

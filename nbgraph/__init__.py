@@ -9,10 +9,27 @@ from .errors import (
     UndefinedValueError,
 )
 from .graph.ir import Graph, Node, Op, Region
+from .timing import Comparison, compare
 
 __version__ = "0.1.0"
 
+
+def load_ipython_extension(shell: object) -> None:
+    """``%load_ext nbgraph``: the magics %%autograph, %compare, %%step and more."""
+    from .kernel.extension import load
+
+    load(shell)
+
+
+def unload_ipython_extension(shell: object) -> None:
+    """``%unload_ext nbgraph``."""
+    from .kernel.extension import unload
+
+    unload(shell)
+
+
 __all__ = [
+    "Comparison",
     "ConversionError",
     "Graph",
     "GraphFunction",
@@ -23,6 +40,7 @@ __all__ = [
     "Region",
     "StagingError",
     "UndefinedValueError",
+    "compare",
     "function",
     "to_code",
     "to_graph",

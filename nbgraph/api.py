@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import functools
 import inspect
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
-from .backend import BACKENDS, compile_graph
+from .backend import BACKENDS, Program, compile_graph
 from .convert.calls import traced_function
 from .convert.conversion import convert, to_code
 from .errors.boundary import entry_point
@@ -20,6 +21,7 @@ from .graph.passes import optimize
 from .graph.pytree import LEAF, flatten, tree_key, unflatten
 from .graph.runtime import ConsList
 from .graph.types import ListType, type_of
+from .progress import building
 
 DEFAULT_BACKEND = "cpu"
 
@@ -27,10 +29,10 @@ DEFAULT_BACKEND = "cpu"
 class _Compiled:
     """One traced, optimised and compiled signature of a graph function."""
 
-    def __init__(self, graph: Graph, run: Callable[[Sequence[Any]], Sequence[Any]],
-                 locates: bool) -> None:
+    def __init__(self, graph: Graph, program: Program, locates: bool) -> None:
         self.graph = graph
-        self.run = run
+        self.program = program
+        self.run = program.run
         self.locates = locates  # the backend tags its errors with the failing node
         results = graph.body.results[:-1]  # the last result is the effect token
         self.fix_lists = [i for i, r in enumerate(results) if isinstance(r.type, ListType)]
@@ -88,6 +90,8 @@ class GraphFunction:
                              f"{', '.join(sorted(unknown))}")
         self.static_argnames = tuple(static_argnames)
         self.trace_count = 0
+        self.last_build: dict[str, float] | None = None  # seconds per stage, newest build
+        self.after_first_call: Callable[[Graph], Any] | None = None  # e.g. show the graph
         self._cache: dict[Any, _Compiled] = {}
         # Calls with exactly the positional parameters skip argument binding.
         params = list(self.signature.parameters.values())
@@ -124,21 +128,37 @@ class GraphFunction:
             return (tree_key(tree), tuple(_leaf_key(leaf) for leaf in leaves), statics)
         return (tuple(keys), statics)
 
-    def _compiled(self, args: tuple, kwargs: dict, statics: tuple) -> _Compiled:
+    def _compiled(self, args: tuple, kwargs: dict, statics: tuple,
+                  leaves: Sequence[Any] | None = None) -> _Compiled:
+        """The compiled entry for this signature, built if new (then compiled for the
+        types of ``leaves`` when given, and ``last_build`` timed stage by stage)."""
         key = self._key(args, kwargs, statics)
         try:
             entry = self._cache.get(key)
         except TypeError:
             raise TypeError(f"static arguments of {self.__name__} must be hashable") from None
-        if entry is None:
-            graph = self._trace(args, kwargs, statics)
-            run = compile_graph(graph, self.backend, self.parallel)
-            entry = self._cache[key] = _Compiled(graph, run, self.backend == "interpret")
+        if entry is not None:
+            return entry
+        with building(self.__name__) as stage:
+            stage("converting")
+            start = time.perf_counter()
+            converted = convert(self.python_function)
+            stage("tracing")
+            converted_at = time.perf_counter()
+            graph = self._trace(converted, args, kwargs, statics)
+            stage("compiling")
+            traced_at = time.perf_counter()
+            program = compile_graph(graph, self.backend, self.parallel)
+            if leaves is not None:
+                program.prepare(leaves)
+        self.last_build = {"convert": converted_at - start, "trace": traced_at - converted_at,
+                           "compile": time.perf_counter() - traced_at}
+        entry = self._cache[key] = _Compiled(graph, program, self.backend == "interpret")
         return entry
 
-    def _trace(self, args: tuple, kwargs: dict, statics: tuple) -> Graph:
+    def _trace(self, converted: Callable, args: tuple, kwargs: dict, statics: tuple
+               ) -> Graph:
         fn = self.python_function
-        converted = convert(fn)
         static_values = dict(statics)
 
         def with_statics(*dynamic: Any, **dynamic_kw: Any) -> Any:
@@ -171,8 +191,19 @@ class GraphFunction:
             if entry is not None:
                 return entry(args)
         dyn, dyn_kw, statics = self._split(args, kwargs)
-        entry = self._compiled(dyn, dyn_kw, statics)
         leaves, _ = flatten((dyn, dyn_kw))
+        built = self.last_build
+        entry = self._compiled(dyn, dyn_kw, statics, leaves)
+        if self.last_build is not built:  # a new signature: time its first run too
+            start = time.perf_counter()
+            try:
+                result = entry(leaves)
+            finally:
+                self.last_build["first_run"] = time.perf_counter() - start
+            hook, self.after_first_call = self.after_first_call, None
+            if hook is not None:
+                hook(entry.graph)
+            return result
         return entry(leaves)
 
     def __get__(self, instance: Any, owner: Any = None) -> Any:

@@ -9,7 +9,7 @@ operands and the loop iterations around it (``errors.sites``).
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors.sites import tag, tag_loop
@@ -23,6 +23,9 @@ class Interpreter:
     def __init__(self, graph: Graph, deadline: float | None = None) -> None:
         self.graph = graph
         self.deadline = deadline  # time.monotonic() after which loops give up
+
+    def prepare(self, args: Sequence[Any]) -> None:
+        """Nothing to compile: nodes run as they are."""
 
     def run(self, args: Sequence[Any]) -> list[Any]:
         """The graph's results (the effect token left out)."""
@@ -69,6 +72,26 @@ class Interpreter:
                 raise
             return tuple(state)
         raise AssertionError(f"cannot interpret {node!r}")
+
+
+class RecordingInterpreter(Interpreter):
+    """An Interpreter that hands every value it computes to ``record(node, value)``,
+    parameters of nested regions included (the graph view's value summaries).  A
+    subclass, so that plain runs pay nothing for it."""
+
+    def __init__(self, graph: Graph, record: Callable[[Node, Any], None]) -> None:
+        super().__init__(graph)
+        self.record = record
+
+    def _region(self, region: Region, args: Any, env: dict[Node, Any]) -> list[Any]:
+        for param, value in zip(region.params, args):
+            self.record(param, value)
+        return super()._region(region, args, env)
+
+    def _eval(self, node: Node, env: dict[Node, Any]) -> Any:
+        value = super()._eval(node, env)
+        self.record(node, value)
+        return value
 
 
 def _check_type(node: Node, value: Any) -> None:

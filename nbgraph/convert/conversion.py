@@ -134,6 +134,13 @@ def convert(fn: Callable) -> Callable:
     return converted
 
 
+def forget(fn: Callable) -> None:
+    """Drop fn's converted version, so the next ``convert`` does the whole work again
+    (timings of a first call measure it)."""
+    _converted.pop(fn, None)
+    _sources.pop(fn, None)
+
+
 def _named_as_user(code: types.CodeType, generated: set[str], fn: Callable) -> types.CodeType:
     """``code`` with the generated functions in it (branch and loop bodies) named after
     the user's function they belong to, so every frame of converted code reads

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import functools
+import re
 from pathlib import Path
 
 import nbformat
 import pytest
 from nbclient import NotebookClient
 
-NOTEBOOKS = sorted((Path(__file__).resolve().parents[2] / "notebooks").glob("*.ipynb"))
+NOTEBOOKS_DIR = Path(__file__).resolve().parents[2] / "notebooks"
+NOTEBOOKS = sorted(NOTEBOOKS_DIR.glob("*.ipynb"))
 
 
+@functools.cache
 def execute(path: Path) -> nbformat.NotebookNode:
+    """The notebook after running it in a real kernel (once per test session)."""
     notebook = nbformat.read(path, as_version=4)
     NotebookClient(notebook, timeout=300, kernel_name="python3",
                    resources={"metadata": {"path": str(path.parent)}}).execute()
@@ -22,16 +27,36 @@ def stream_text(cell: nbformat.NotebookNode) -> str:
     return "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
 
 
+def expected_to_raise(cell: nbformat.NotebookNode) -> bool:
+    return "raises-exception" in cell.get("metadata", {}).get("tags", [])
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_notebook_runs_clean(path):
     notebook = execute(path)
-    errors = [o for c in notebook.cells if c.cell_type == "code" for o in c.outputs
+    code = [c for c in notebook.cells if c.cell_type == "code"]
+    errors = [o for c in code if not expected_to_raise(c) for o in c.outputs
               if o.output_type == "error"]
     assert not errors
+    for cell in filter(expected_to_raise, code):  # they fail as they say they do
+        assert [o.output_type for o in cell.outputs] == ["error"]
+
+
+def test_tour_failing_cell_points_at_the_helper_line():
+    tour = execute(NOTEBOOKS_DIR / "tour.ipynb")
+    (cell,) = [c for c in tour.cells if expected_to_raise(c)]
+    (error,) = cell.outputs
+    assert (error.ename, error.evalue) == ("IndexError",
+                                           "index 6 is out of bounds for axis 0 with size 6")
+    text = re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(error.traceback))
+    where = re.findall(r"Cell In\[\d+\], line (\d+)", text)
+    assert where[-2:] == ["11", "4"]  # the graph function's loop line, then the helper's
+    assert "total += x[start + i]" in text and "in iteration 3 of the loop" in text
+    assert "nbgraph/" not in text
 
 
 def test_graph_mode_notebook_outputs():
-    cells = [c for c in execute(NOTEBOOKS[0]).cells if c.cell_type == "code"]
+    cells = [c for c in execute(NOTEBOOKS_DIR / "graph_mode.ipynb").cells if c.cell_type == "code"]
     texts = [stream_text(c) for c in cells]
     assert "111 111 118 1" in texts[2]  # eager == graph, and no retrace for a new n
     assert "ag__.while_stmt" in texts[3] and "ag__.if_stmt" in texts[3]

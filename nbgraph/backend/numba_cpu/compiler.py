@@ -111,6 +111,11 @@ class NumbaGraph:
         """The generated source (for debugging and the graph view)."""
         return self.lowering.text
 
+    def prepare(self, args: Sequence[Any]) -> None:
+        """Compile for these parameter values' types, if not done yet."""
+        if not self.compiled:
+            self._compile(args)
+
     def run(self, args: Sequence[Any]) -> Sequence[Any]:
         """The graph's results for these parameter values."""
         if not self.compiled:
@@ -184,8 +189,3 @@ def _first_line(exc: Exception) -> str:
         if line and not re.match(r"Failed in .* (pipeline|mode)", line):
             return line
     return type(exc).__name__
-
-
-def compile_numba(graph: Graph, parallel: bool = False) -> Callable[[list[Any]], list[Any]]:
-    """A function from the graph's parameter values to its results, compiled by Numba."""
-    return NumbaGraph(graph, parallel).run

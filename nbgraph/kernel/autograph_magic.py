@@ -1,0 +1,108 @@
+"""``%%autograph``: run a cell, then turn every function it defines into a graph function.
+
+The cell runs as a normal cell (the functions keep the cell's file name, so errors and
+graph nodes point at ``Cell In[n], line k``), except that each top-level ``def`` is
+made ``nbgraph.function`` of itself as it is defined, under the same name and docstring.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+
+from IPython.core.magic import Magics, cell_magic, magics_class
+from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
+from IPython.display import Code, display
+
+from ..api import GraphFunction
+from ..backend import BACKENDS
+from ..convert.conversion import to_code
+
+
+@magics_class
+class AutographMagics(Magics):
+    """The ``%%autograph`` cell magic."""
+
+    @magic_arguments()
+    @argument("--backend", "-b", default="cpu", choices=BACKENDS,
+              help="where the graphs run (default: cpu, compiled by Numba)")
+    @argument("--static", "-s", default="", metavar="NAMES",
+              help="comma-separated parameter names traced as Python values (one graph "
+                   "per value), e.g. --static n,mode")
+    @argument("--parallel", action="store_true",
+              help="let the CPU backend run loops over arrays on all cores")
+    @argument("--show-code", action="store_true",
+              help="display the converted source of each function")
+    @argument("--show-graph", action="store_true",
+              help="display each function's graph after its first call")
+    @cell_magic
+    def autograph(self, line: str, cell: str) -> object:
+        """Run the cell with each function it defines made a graph function.
+
+        Example::
+
+            %%autograph --backend cpu --static n
+            def collatz_steps(x, n):
+                ...
+
+        Calls later in the cell already run as graphs; the value of a last expression
+        is shown as usual.
+        """
+        __tracebackhide__ = True  # IPython shows the cell's frames, not the magic's
+        args = parse_argstring(self.autograph, line)
+        statics = {s.strip() for s in args.static.split(",") if s.strip()}
+        # Line 1 is the %%autograph line: the code starts on line 2, as the cell shows it.
+        source = "\n" + self.shell.transform_cell(cell)
+        filename = self.shell.compile.cache(source, _running_cell_number(self.shell),
+                                            raw_code="\n" + cell)
+        tree = ast.parse(source, filename)
+        defs = [node for node in tree.body if isinstance(node, ast.FunctionDef)]
+        if not defs:
+            raise ValueError("%%autograph: the cell defines no function (def ...) to convert")
+        unused = statics - {a.arg for d in defs for a in (*d.args.args, *d.args.kwonlyargs)}
+        if unused:
+            raise ValueError(f"%%autograph --static: no function in the cell has a parameter "
+                             f"named {', '.join(sorted(unused))}")
+
+        def make_graph_function(fn: object) -> GraphFunction:
+            graph_fn = GraphFunction(fn, backend=args.backend, parallel=args.parallel,
+                                     static_argnames=sorted(statics & _parameters(fn)))
+            if args.show_code:
+                display(Code(to_code(fn), language="python"))
+            if args.show_graph:
+                graph_fn.after_first_call = display
+            return graph_fn
+
+        for node in defs:  # innermost decorator: the user's own decorators wrap the graph
+            node.decorator_list.append(ast.copy_location(
+                ast.Name(_DECORATOR, ast.Load()), node))
+        last = tree.body.pop() if isinstance(tree.body[-1], ast.Expr) else None
+        namespace = self.shell.user_ns
+        namespace[_DECORATOR] = make_graph_function
+        try:
+            exec(compile(tree, filename, "exec"), namespace)
+            if last is not None:
+                return eval(compile(ast.Expression(last.value), filename, "eval"), namespace)
+        finally:
+            namespace.pop(_DECORATOR, None)
+        return None
+
+
+_DECORATOR = "__nbgraph_autograph__"
+
+
+def _running_cell_number(shell: object) -> int:
+    """The execution count of the cell running this magic (its ``In[n]``), from the
+    frame of the cell's code, which IPython's compiler named."""
+    names = getattr(shell.compile, "_filename_map", {})
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_filename in names:
+            return names[frame.f_code.co_filename]
+        frame = frame.f_back
+    return shell.execution_count
+
+
+def _parameters(fn: object) -> set[str]:
+    code = getattr(fn, "__code__", None)
+    return set(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]) if code else set()

@@ -1,0 +1,105 @@
+"""How a Comparison reads: a plain-text table (terminals, nbconvert) and an HTML table
+with a bar chart beside it (Jupyter)."""
+
+from __future__ import annotations
+
+import html
+
+from .compare import Comparison
+from .measure import Timing
+
+_STAGES = (("convert", "convert"), ("trace", "trace"), ("compile", "compile"),
+           ("first_run", "first run"))
+
+
+def seconds(value: float) -> str:
+    """A duration as %timeit writes it: 1.23 s, 45.6 ms, 7.89 µs, 12 ns."""
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
+        if value >= scale:
+            return f"{value / scale:.3g} {unit}"
+    return f"{value / 1e-9:.3g} ns"
+
+
+def _timing(t: Timing) -> str:
+    return f"{seconds(t.median)} ± {seconds(t.iqr / 2)}"
+
+
+def _first_call(c: Comparison) -> str:
+    parts = [f"{label} {seconds(c.first_call[key])}" for key, label in _STAGES
+             if key in c.first_call]
+    return f"{seconds(c.first_call_total)} ({', '.join(parts)})"
+
+
+def _verdict(c: Comparison) -> tuple[str, str]:
+    a = c.agreement
+    agree = (f"yes (max abs diff {a.max_abs:.3g}, max rel diff {a.max_rel:.3g})" if a.agree
+             else f"NO: {a.reason} (max abs diff {a.max_abs:.3g}, max rel {a.max_rel:.3g})")
+    if c.speedup is None:
+        return "not reported: the results disagree", agree
+    even = (f"break-even after {c.break_even_calls} calls" if c.break_even_calls
+            else "graph mode never catches up")
+    return f"{c.speedup:.3g}x ({even})", agree
+
+
+def _rows(c: Comparison) -> list[tuple[str, str, str]]:
+    speed, agree = _verdict(c)
+    return [
+        ("median per call ± IQR/2", _timing(c.eager), _timing(c.graph)),
+        ("rounds x loops", f"{len(c.eager.rounds)} x {c.eager.loops}",
+         f"{len(c.graph.rounds)} x {c.graph.loops}"),
+        ("min / max", f"{seconds(min(c.eager.rounds))} / {seconds(max(c.eager.rounds))}",
+         f"{seconds(min(c.graph.rounds))} / {seconds(max(c.graph.rounds))}"),
+        ("first call", "", _first_call(c)),
+        ("speedup", speed, ""),
+        ("results agree", agree, ""),
+    ]
+
+
+def text_report(c: Comparison) -> str:
+    rows = [("", "eager", f"graph ({c.backend})"), *_rows(c)]
+    widths = [max(len(r[i]) for r in rows if r[i + 1 if i < 2 else i]) for i in range(2)]
+    lines = [f"compare {c.label}"]
+    for name, eager, graph in rows:
+        if graph or name in ("", "median per call ± IQR/2"):
+            lines.append(f"  {name:<{widths[0]}}  {eager:<{widths[1]}}  {graph}".rstrip())
+        else:
+            lines.append(f"  {name:<{widths[0]}}  {eager}".rstrip())
+    lines += [f"  warning: {w}" for w in c.warnings]
+    return "\n".join(lines)
+
+
+def html_report(c: Comparison) -> str:
+    esc = html.escape
+    cells = []
+    for name, eager, graph in _rows(c):
+        if graph or name.startswith("median") or name.startswith("rounds"):
+            cells.append(f"<tr><th>{esc(name)}</th><td>{esc(eager)}</td>"
+                         f"<td>{esc(graph)}</td></tr>")
+        else:
+            cells.append(f"<tr><th>{esc(name)}</th><td colspan='2'>{esc(eager)}</td></tr>")
+    warnings = "".join(f"<div style='color:#b45309'>⚠ {esc(w)}</div>" for w in c.warnings)
+    return (
+        "<div class='nbgraph-compare' style='display:flex;gap:24px;align-items:flex-start'>"
+        f"<div><div><b>compare</b> <code>{esc(c.label)}</code></div>"
+        "<table><tr><th></th><th>eager</th>"
+        f"<th>graph ({esc(c.backend)})</th></tr>{''.join(cells)}</table>{warnings}</div>"
+        f"{bar_chart(c)}</div>")
+
+
+def bar_chart(c: Comparison) -> str:
+    """An SVG with one bar per variant: eager and graph medians (linear scale)."""
+    bars = [("eager", c.eager.median, "#94a3b8"), (f"graph ({c.backend})", c.graph.median,
+                                                   "#2563eb")]
+    longest = max(v for _, v, _ in bars) or 1.0
+    width, row = 220, 28
+    parts = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{width + 200}' "
+             f"height='{row * len(bars) + 8}' role='img' aria-label='median time per call'>"]
+    for i, (name, value, color) in enumerate(bars):
+        y = 4 + i * row
+        length = max(1.0, width * value / longest)
+        parts.append(f"<text x='0' y='{y + 16}' font-size='12'>{html.escape(name)}</text>"
+                     f"<rect x='100' y='{y + 4}' width='{length:.1f}' height='16' "
+                     f"fill='{color}'/><text x='{104 + length:.1f}' y='{y + 16}' "
+                     f"font-size='12'>{seconds(value)}</text>")
+    parts.append("</svg>")
+    return "".join(parts)
