@@ -81,3 +81,25 @@ def concat_arrays(lst, empty):
         out[at:at + n] = lst[i]
         at += n
     return out
+
+
+@njit(cache=True)
+def math_result(r, x, y, overflows):
+    """Python's math module's errors for a result of ``math.f(x[, y])`` on Python floats:
+    NaN from non-NaN inputs is a domain error; infinity from finite inputs is a range
+    error where the function can overflow, else a domain error (``math.log(0.0)``)."""
+    if np.isnan(r) and not (np.isnan(x) or np.isnan(y)):
+        raise ValueError("math domain error")
+    if np.isinf(r) and np.isfinite(x) and np.isfinite(y):
+        if overflows:
+            raise OverflowError("math range error")
+        raise ValueError("math domain error")
+    return r
+
+
+@njit(cache=True)
+def float_power(x, y):
+    """``x ** y`` on Python floats, with Python's ZeroDivisionError for 0.0 ** negative."""
+    if x == 0.0 and y < 0.0:
+        raise ZeroDivisionError("0.0 cannot be raised to a negative power")
+    return x ** y

@@ -44,6 +44,8 @@ _ARRAY_DIVISION = {operator.truediv: "np.true_divide", operator.floordiv: "np.fl
 # Python ints out of a dtype's range compare correctly without a cast (NumPy 2 does too).
 _COMPARISONS = frozenset({operator.lt, operator.le, operator.gt, operator.ge, operator.eq,
                           operator.ne})
+_MATH_OVERFLOWS = frozenset({"exp", "exp2", "expm1", "cosh", "sinh", "gamma", "lgamma",
+                             "ldexp", "pow", "hypot", "fsum"})
 _NATIVE_SCALARS = {np.dtype(t) for t in (np.float64, np.int64, np.bool_, np.complex128)}
 
 
@@ -300,6 +302,23 @@ class Lowering:
                 t.dtype not in _NATIVE_SCALARS and t.dtype.kind in "iu":
             expr = f"{self.literal(t.dtype)}({expr})"  # wrap around like NumPy's int8 etc.
         self.emit(f"{self._name(node)} = {expr}", indent, node)
+        self._python_float_errors(node, indent)
+
+    def _python_float_errors(self, node: Node, indent: int) -> None:
+        """Python floats raise where C math returns inf/NaN: ``math.sqrt(-1.0)``,
+        ``math.log(0.0)``, ``math.exp(1e3)``, ``0.0 ** -1.0``."""
+        t, fn = node.type, node.arg.fn
+        if not (isinstance(t, TensorType) and t.flavor == PYTHON and t.dtype.kind == "f"):
+            return
+        operands = [self.names[i] for i in node.inputs]
+        name = self._name(node)
+        if fn is operator.pow and len(operands) == 2:
+            self.emit(f"{name} = helpers.float_power({', '.join(operands)})", indent, node)
+        elif getattr(fn, "__module__", None) == "math" and 1 <= len(operands) <= 2:
+            x, y = operands[0], operands[-1] if len(operands) == 2 else "0.0"
+            overflows = fn.__name__ in _MATH_OVERFLOWS
+            self.emit(f"{name} = helpers.math_result({name}, float({x}), float({y}), "
+                      f"{overflows})", indent, node)
 
     def _reduce_axis(self, node: Node, x: str, method: str, axis: int, keepdims: bool,
                      indent: int) -> None:
