@@ -163,6 +163,8 @@ def _stage(fn: Any, args: tuple, kwargs: dict) -> Any:
         return _ARRAY_FUNCTIONS[fn](*args, **kwargs)
     if _is_stageable(fn):
         return call(fn, *args, **kwargs)
+    if isinstance(fn, type) and issubclass(fn, BaseException) and not kwargs:
+        return statements.DeferredException(fn, args)
     try:
         return fn(*args, **kwargs)
     except (TypeError, StagingError):

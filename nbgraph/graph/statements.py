@@ -8,6 +8,7 @@ import operator
 import string
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors.exceptions import StagingError
@@ -45,16 +46,31 @@ def assert_stmt(cond: Any, message: Callable[[], Any] | None = None) -> None:
     effect(runtime.assert_effect, cond, *args)
 
 
+@dataclass(frozen=True)
+class DeferredException:
+    """An exception class called with graph values (``ValueError(f"bad {x}")``,
+    ``Limit(x.max())``): the exception is made when the graph runs, when its
+    ``__init__`` can see the values."""
+
+    type: type
+    args: tuple
+
+
 def raise_stmt(exc: Any) -> None:
     """raise exc: at trace time at the top level, as a graph effect in a staged branch."""
     if isinstance(exc, type):
         exc = exc()
-    if not is_staged():
+    if isinstance(exc, DeferredException):
+        if not is_staged():
+            raise StagingError(
+                f"this raise always happens, with a {exc.type.__name__} made from values "
+                "only known when the graph runs; raise it under a condition on them "
+                "(if ...: raise ...) or outside the graph function", user_location())
+        effect(runtime.raise_effect, exc.type, *exc.args)
+    elif not is_staged():
         raise exc
-    if not isinstance(exc, BaseException):
+    elif not isinstance(exc, BaseException):
         raise TypeError("exceptions must derive from BaseException")
-    if any(isinstance(a, Text) for a in exc.args):
-        effect(runtime.raise_effect, type(exc), *exc.args)
     else:
         effect(runtime.raise_effect, exc)
     current().diverged = True

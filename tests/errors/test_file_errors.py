@@ -207,10 +207,6 @@ RUN = {
                        ("float64[5]",)),
 }
 
-CUSTOM_INIT_DATA = ("a user exception class called with a graph value runs its __init__ "
-                    "while tracing (nbgraph does not convert classes): a StagingError naming "
-                    "the class instead of the exception built when the graph runs")
-
 RUN_XFAILS: dict[tuple[str, str], str] = {}
 
 
@@ -222,7 +218,7 @@ def run_errors(backend: str, name: str) -> tuple[BaseException, BaseException]:
 
 
 @pytest.mark.parametrize("backend, name", params(RUN, {
-    **RUN_XFAILS, ("*", "raise_custom_init_data"): CUSTOM_INIT_DATA}))
+    **RUN_XFAILS}))
 def test_run_time_error_is_eagers(backend, name):
     eager, graph = run_errors(backend, name)
     assert type(graph) is type(eager)
@@ -253,7 +249,7 @@ def test_run_time_traceback_has_no_internal_frames(backend, name):
 
 
 @pytest.mark.parametrize("backend, name", params(RUN, {
-    **RUN_XFAILS, ("*", "raise_custom_init_data"): CUSTOM_INIT_DATA}))
+    **RUN_XFAILS}))
 def test_run_time_notes_name_node_operands_and_loops(backend, name):
     case = RUN[name]
     _, graph = run_errors(backend, name)
@@ -273,7 +269,7 @@ def test_run_time_notes_name_node_operands_and_loops(backend, name):
 
 
 @pytest.mark.parametrize("name", [
-    n for n in RUN if ("cpu", n) not in RUN_XFAILS and n != "raise_custom_init_data"])
+    n for n in RUN if ("cpu", n) not in RUN_XFAILS])
 def test_cpu_run_time_error_keeps_the_compiled_exception(name):
     _, graph = run_errors("cpu", name)
     original = graph.__context__
