@@ -46,6 +46,9 @@ def site_notes(site: FailureSite, graph: Graph) -> list[str]:
         notes.append(f"  operands: {', '.join(operands)}")
     notes += [_loop_note(step.node, step.node.arg[1].unrolled + step.completed, step.state)
               for step in site.loops]
+    if site.node.loc is not None:
+        notes += [f"in iteration {k} of the loop at line {line} (unrolled while tracing)"
+                  for line, k in site.node.loc.unrolled]
     return notes
 
 

@@ -31,6 +31,7 @@ from .tracing import (
     is_graph_value,
     reenter,
     region,
+    unrolled_iteration,
     wrap,
 )
 from .types import PYTHON, SCALAR, TOKEN, ListType, TensorType, TupleType, type_of
@@ -43,6 +44,11 @@ State = Sequence[Any]
 def _where() -> str:
     loc = user_location()
     return f"line {loc.lineno}" if loc else "graph code"
+
+
+def _line() -> int:
+    loc = user_location()
+    return loc.lineno if loc else 0
 
 
 def _is_number(value: Any) -> bool:
@@ -504,7 +510,7 @@ def _initial(slot: _Slot) -> Any:
 def while_stmt(test: Callable, body: Callable, names: Sequence[str], init: State) -> tuple:
     """``while test(): body()`` over the loop variables ``names``."""
     state = tuple(init)
-    unrolled = 0
+    unrolled, line = 0, _line()
     while True:
         cond = test(*state)
         if isinstance(cond, Undefined):
@@ -513,8 +519,9 @@ def while_stmt(test: Callable, body: Callable, names: Sequence[str], init: State
             return _sync_views(state, staged_while(test, body, names, state, unrolled))
         if not cond:
             return state
-        state = tuple(body(*state))
         unrolled += 1
+        with unrolled_iteration(line, unrolled):
+            state = tuple(body(*state))
 
 
 # --- for ------------------------------------------------------------------------------
@@ -545,16 +552,18 @@ def for_stmt(iterable: Any, extra_test: Callable | None, body: Callable,
 def _python_for(iterable: Any, extra_test: Callable | None, body: Callable,
                 names: Sequence[str], init: State) -> tuple:
     state = tuple(init)
-    for item in iterable:
-        if extra_test is not None:
-            go_on = extra_test(*state)
-            if is_graph_value(go_on):
-                state = tuple(staged_cond(
-                    go_on, lambda *s, item=item: body(item, *s), lambda *s: s, state, names))
-                continue
-            if not go_on:
-                break
-        state = tuple(body(item, *state))
+    line = _line()
+    for iteration, item in enumerate(iterable, 1):
+        with unrolled_iteration(line, iteration):
+            if extra_test is not None:
+                go_on = extra_test(*state)
+                if is_graph_value(go_on):
+                    state = tuple(staged_cond(go_on, lambda *s, item=item: body(item, *s),
+                                              lambda *s: s, state, names))
+                    continue
+                if not go_on:
+                    break
+            state = tuple(body(item, *state))
     return state
 
 

@@ -36,6 +36,8 @@ class Loc:
     function: str = ""
     caller: Loc | None = None  # where the user's calling function was (helper calls)
     function_line: int = 0  # the first line of the function (0: unknown)
+    # (loop line, iteration) of each loop that ran while tracing around this spot
+    unrolled: tuple[tuple[int, int], ...] = ()
 
     def __str__(self) -> str:
         return f"{self.filename}:{self.lineno}"

@@ -9,6 +9,7 @@ regions with ``region``.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -58,6 +59,7 @@ class _State(threading.local):
     def __init__(self) -> None:
         self.builder: RegionBuilder | None = None
         self.try_lines: list[int] = []  # lines of the try statements being traced
+        self.unrolled: list[tuple[int, int]] = []  # (line, iteration) of unrolled loops
 
 
 _state = _State()
@@ -148,6 +150,8 @@ def add_node(op: Op, inputs: tuple[Node, ...], arg: Any, type: GraphType) -> Nod
             "out of the try, or check the condition explicitly (if ...: raise ...)", loc)
     for node in inputs:
         check_visible(builder, node, loc)
+    if _state.unrolled and loc is not None:
+        loc = dataclasses.replace(loc, unrolled=tuple(_state.unrolled))
     return builder.add(Node(op, inputs, arg, type, loc))
 
 
@@ -208,6 +212,17 @@ def try_block(line: int) -> Iterator[None]:
         yield
     finally:
         _state.try_lines.pop()
+
+
+@contextlib.contextmanager
+def unrolled_iteration(line: int, iteration: int) -> Iterator[None]:
+    """Trace iteration ``iteration`` (from 1) of a loop at ``line`` that runs while
+    tracing: the nodes it makes remember it, for error notes."""
+    _state.unrolled.append((line, iteration))
+    try:
+        yield
+    finally:
+        _state.unrolled.pop()
 
 
 @contextlib.contextmanager

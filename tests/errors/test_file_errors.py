@@ -277,8 +277,6 @@ def test_cpu_run_time_error_keeps_the_compiled_exception(name):
     assert graph.__suppress_context__  # reachable, but not printed
 
 
-@pytest.mark.xfail(strict=True, reason="a loop unrolled while tracing (static bound) leaves no "
-                   "iteration note: the error does not say which iteration failed")
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_unrolled_loop_note_names_the_iteration(backend):
     f = ng.function(c.index_in_helper, backend=backend, static_argnames=("n",))
