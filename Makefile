@@ -8,7 +8,8 @@ STAMP := $(VENV)/.installed
 
 setup: $(STAMP)
 
-# Browser tests drive Debian's Chromium (Playwright never downloads a browser here).
+# Browser tests drive Debian's Chromium (Playwright never downloads a browser here);
+# the graph view lays graphs out with Graphviz's `dot`.
 SUDO := $(if $(filter 0,$(shell id -u)),,$(shell command -v sudo))
 LABEXT_DIR := $(VENV)/share/jupyter/labextensions/nbgraph-labextension
 
@@ -16,8 +17,8 @@ LABEXT_DIR := $(VENV)/share/jupyter/labextensions/nbgraph-labextension
 # and copies it into the venv; the link that replaces the copy makes `npm run build`
 # in labextension/ take effect on the next page reload.
 $(STAMP): pyproject.toml labextension/package.json
-	test -x /usr/bin/chromium || { $(SUDO) apt-get update -q && \
-		$(SUDO) apt-get install -y -q chromium; }
+	test -x /usr/bin/chromium && command -v dot >/dev/null || { $(SUDO) apt-get update -q && \
+		$(SUDO) apt-get install -y -q chromium graphviz; }
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e ".[test,lab]"

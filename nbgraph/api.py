@@ -177,10 +177,21 @@ class GraphFunction:
         self.trace_count += 1
         return optimize(graph)
 
-    def graph(self, *args: Any, **kwargs: Any) -> Graph:
-        """The traced (optimised) graph for these arguments' signature, without running."""
+    def graph(self, *args: Any, inspect: bool = False, **kwargs: Any) -> Graph:
+        """The traced (optimised) graph for these arguments' signature, without running.
+
+        ``inspect=True`` also runs the graph once on these arguments with the interpret
+        backend (the compiled code is left alone) and returns the graph with each
+        node's value summary from that run, which the graph view shows.  (A parameter
+        of the function named ``inspect`` is then passed by position.)
+        """
         dyn, dyn_kw, statics = self._split(args, kwargs)
-        return self._compiled(dyn, dyn_kw, statics).graph
+        graph = self._compiled(dyn, dyn_kw, statics).graph
+        if not inspect:
+            return graph
+        from .viz.values import inspected
+
+        return inspected(graph, flatten((dyn, dyn_kw))[0])
 
     def _call(self, args: tuple, kwargs: dict) -> Any:
         """A call (``__call__`` is the entry point made in ``__init__``)."""

@@ -17,12 +17,12 @@ class GraphModeError(Exception):
 
     def __init__(self, message: str, loc: Loc | None = None) -> None:
         if loc is not None:
-            message = f"{message}\n  (at {_file_name(loc.filename)}, line {loc.lineno})"
+            message = f"{message}\n  (at {source_name(loc.filename)}, line {loc.lineno})"
         super().__init__(message)
         self.loc = loc
 
 
-def _file_name(filename: str) -> str:
+def source_name(filename: str) -> str:
     """A notebook cell as IPython names it ("Cell In[3]"), else the file name."""
     shell = sys.modules.get("IPython") and sys.modules["IPython"].get_ipython()
     compiler = getattr(shell, "compile", None)

@@ -11,9 +11,15 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .types import GraphType
+
+if TYPE_CHECKING:  # the graph view is imported only when a graph is shown
+    import graphviz
+
+    from ..viz.graph_widget import GraphWidget
+    from ..viz.values import ValueSummary
 
 
 class Op(enum.Enum):
@@ -112,6 +118,10 @@ class Graph:
     in_tree: Any  # how the call's arguments flatten into params (see graph/pytree.py)
     out_tree: Any  # how results rebuild the returned Python structure
     failed_node: Node | None = None  # the node the last failing run raised in, if any
+    # Nodes the compiled backend runs in Python, and why (known once it has compiled).
+    python_nodes: dict[Node, str] = field(default_factory=dict, repr=False, compare=False)
+    # Each node's value in one run, when asked for (``f.graph(..., inspect=True)``).
+    values: dict[Node, ValueSummary] | None = field(default=None, repr=False, compare=False)
 
     def all_nodes(self) -> list[Node]:
         """Every node, nested regions included, in schedule order."""
@@ -134,3 +144,22 @@ class Graph:
         from .printer import format_graph
 
         return format_graph(self)
+
+    def to_dot(self, **options: Any) -> graphviz.Digraph:
+        """The graph in Graphviz's DOT language (options: see ``nbgraph.viz.to_dot``)."""
+        from ..viz.dot import to_dot
+
+        return to_dot(self, **options)
+
+    def widget(self, **options: Any) -> GraphWidget:
+        """The interactive graph view (options: see ``nbgraph.viz.GraphWidget``)."""
+        from ..viz.graph_widget import GraphWidget
+
+        return GraphWidget(self, **options)
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> Any:
+        """The interactive view in a notebook, an SVG where widgets do not run (exported
+        HTML, GitHub), the text listing in a terminal."""
+        from ..viz.graph_widget import mimebundle
+
+        return mimebundle(self)

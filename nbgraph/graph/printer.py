@@ -60,7 +60,7 @@ def format_node(node: Node, name: Callable[[Node], str]) -> str:
     return f"{name(node)} = {label}({_arguments(node, name)}) : {node.type}"
 
 
-def _show(value: object) -> str:
+def show_argument(value: object) -> str:
     """An argument as code would name it (classes and functions by name)."""
     if isinstance(value, type) or (callable(value) and hasattr(value, "__qualname__")):
         return getattr(value, "__qualname__", repr(value))
@@ -73,7 +73,7 @@ def _arguments(node: Node, name: Callable[[Node], str]) -> str:
         return ", ".join(name(i) for i in node.inputs)
     values = [_Named(name(i)) for i in node.inputs]
     call = node.arg
-    parts = [_show(a) for a in fill(call.args, values)]
-    parts += [f"{k}={_show(v)}" for k, v in fill(call.kwargs, values).items()]
+    parts = [show_argument(a) for a in fill(call.args, values)]
+    parts += [f"{k}={show_argument(v)}" for k, v in fill(call.kwargs, values).items()]
     text = ", ".join(parts)
     return text if len(text) <= 80 else text[:77] + "..."

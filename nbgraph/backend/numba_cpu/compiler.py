@@ -89,7 +89,9 @@ class NumbaGraph:
         self.graph = graph
         self.parallel = parallel
         self.objmode: set[Node] = set()
-        self.python_nodes: dict[Node, str] = {}  # nodes Numba cannot compile, and why
+        # Nodes Numba cannot compile, and why: the graph's own record (the graph view
+        # marks them).
+        self.python_nodes: dict[Node, str] = graph.python_nodes
         self.fallback: Callable[[list[Any]], list[Any]] | None = None
         results = [r for r in graph.body.results if not isinstance(r.type, TokenType)]
         self.converters = [(i, c) for i, c in enumerate(_output_converter(r.type) for r in

@@ -1,0 +1,276 @@
+"""A graph in Graphviz's DOT language (``Graph.to_dot()``) and its SVG layout by ``dot``.
+
+Node ids are the listing's names (``%7`` is ``n7``), so they are the same in every
+drawing of a graph and match ``print(graph)``.  Each cond/while is a cluster
+``cluster_n7`` holding its regions between an entry node (``n7``: the node itself,
+fed by its inputs) and an exit node (``n7_end``: fed by the regions' results, feeding
+the users of its outputs); folded, it is the single node ``n7``.  Values the view
+leaves out: projections (their edges leave the node they project from), the effect
+token's start, and loop variables nothing reads.
+"""
+
+from __future__ import annotations
+
+import html
+import shutil
+from collections.abc import Collection
+from typing import Any
+
+import graphviz
+
+from ..graph.ir import Graph, Node, Op, Region
+from ..graph.printer import format_node, node_names
+from ..graph.types import PYTHON, GraphType, ListType, TensorType, TokenType
+from .families import FAMILIES, family, op_text
+from .folding import Nesting
+from .sources import location_text
+from .values import ValueSummary
+
+# Past this many visible nodes, ``dot`` places edge labels after the layout (``xlabel``)
+# and limits its search for node positions (``nslimit``): without both, a graph of 2000
+# nodes took a minute and more, with both 2-3 s.
+LARGE_GRAPH = 300
+FONT = "Helvetica,Arial,sans-serif"
+FAILED_COLOR = "#dc2626"
+PYTHON_COLOR = "#d97706"
+RESULTS_ID = "results"
+
+NO_DOT = (
+    "the graph cannot be laid out: Graphviz's `dot` program is not installed where Python "
+    "runs. Install it (Debian/Ubuntu: `apt-get install graphviz`, conda: `conda install "
+    "graphviz`, macOS: `brew install graphviz`); meanwhile `print(graph)` lists the graph "
+    "as text."
+)
+
+
+class LayoutUnavailable(RuntimeError):
+    """Graphviz's ``dot`` is not installed, so no layout can be made here."""
+
+
+def has_dot() -> bool:
+    """Whether Graphviz's ``dot`` program can be run."""
+    return shutil.which("dot") is not None
+
+
+def node_id(name: str) -> str:
+    """A node's id in drawings: ``n7`` for the listing's ``%7``."""
+    return f"n{name[1:]}"
+
+
+def type_label(t: GraphType, value: ValueSummary | None = None) -> str:
+    """An edge's label, ``dtype[shape]``: ``float64[?, ?]`` before a run, ``float64[3, 4]``
+    with a run's values; Python numbers by their kind (``int``)."""
+    if isinstance(t, TensorType):
+        if t.flavor == PYTHON:
+            return t.python_kind
+        shape = value.shape if value is not None and value.shape is not None else "?" * t.ndim
+        return f"{t.dtype}[{', '.join(map(str, shape))}]"
+    if isinstance(t, ListType):
+        return f"list[{type_label(t.elem) if t.elem else '?'}]"
+    return t.describe()
+
+
+def has_box(node: Node, nesting: Nesting) -> bool:
+    """Whether a node is drawn as a box of its own (when the clusters around it are
+    open): not projections, the effect token's start, or loop variables nothing reads."""
+    if node.op is Op.PROJ or (isinstance(node.type, TokenType) and node.op is not Op.CALL):
+        return False
+    nested_param = node.op is Op.PARAM and nesting.owners[node]
+    return not nested_param or node in nesting.read
+
+
+def region_names(node: Node) -> tuple[str, ...]:
+    """The names of a control-flow node's regions, as the listing shows them."""
+    return ("then", "else") if node.op is Op.COND else ("test", "body")
+
+
+def to_dot(graph: Graph, unfolded: Collection[Node] | None = None, *, types: bool = True,
+           values: bool = True) -> graphviz.Digraph:
+    """The DOT drawing of ``graph``.
+
+    ``unfolded``: the cond/while nodes drawn as open clusters (default: all of them
+    unless the graph is large, see ``folding``).  ``types``: label edges with
+    ``dtype[shape]``.  ``values``: show the value summaries of an inspected graph.
+    """
+    nesting = Nesting(graph)
+    if unfolded is None:
+        unfolded = nesting.initial_unfolded()
+    return _Drawing(graph, nesting, frozenset(unfolded), types, values).build()
+
+
+def to_svg(graph: Graph, **options: Any) -> str:
+    """The SVG of ``to_dot(graph, **options)`` laid out by ``dot``."""
+    return layout_svg(to_dot(graph, **options))
+
+
+def layout_svg(drawing: graphviz.Digraph) -> str:
+    """Lay ``drawing`` out with ``dot``; LayoutUnavailable (saying how to install it)
+    where Graphviz is missing."""
+    try:
+        return drawing.pipe(format="svg", encoding="utf-8")
+    except graphviz.ExecutableNotFound:
+        raise LayoutUnavailable(NO_DOT) from None
+
+
+class _Drawing:
+    """Builds one DOT drawing: nodes in their clusters first, then all edges."""
+
+    def __init__(self, graph: Graph, nesting: Nesting, unfolded: frozenset[Node],
+                 types: bool, values: bool) -> None:
+        self.graph = graph
+        self.nesting = nesting
+        self.unfolded = unfolded
+        self.types = types
+        self.values = (graph.values or {}) if values else {}
+        self.names = node_names(graph)
+        self.ids = {node: node_id(name) for node, name in self.names.items()}
+        self.variables = variable_names(graph)
+        large = nesting.visible_count(unfolded) > LARGE_GRAPH
+        self.label_key = "xlabel" if large else "label"
+        self.edges: dict[tuple[str, str], dict[str, str]] = {}
+        self.dot = graphviz.Digraph(
+            graph.name,
+            graph_attr={"label": f"graph {graph.name}", "labelloc": "t", "fontname": FONT,
+                        "fontsize": "11", "nodesep": "0.25", "ranksep": "0.3",
+                        "newrank": "true", "bgcolor": "white",
+                        **({"nslimit": "1"} if large else {})},
+            node_attr={"shape": "box", "style": "rounded,filled", "fontname": FONT,
+                       "fontsize": "10", "height": "0.3", "margin": "0.1,0.04",
+                       "color": "#6b7280"},
+            edge_attr={"fontname": FONT, "fontsize": "8", "fontcolor": "#4b5563",
+                       "color": "#9ca3af", "arrowsize": "0.6"},
+        )
+
+    def build(self) -> graphviz.Digraph:
+        self._region(self.dot, self.graph.body)
+        self.dot.node(RESULTS_ID, "return", id=RESULTS_ID, fillcolor="#f9fafb")
+        for result in self.graph.body.results:
+            self._edge(result, RESULTS_ID)
+        for node in self.nesting.owners:
+            shown = self.nesting.shown_as(node, self.unfolded)
+            if shown is node and not self._drawn(node):
+                continue
+            for value in node.inputs:
+                self._edge(value, self.ids[shown])
+        for (tail, head), attrs in self.edges.items():
+            self.dot.edge(tail, head, **attrs)
+        return self.dot
+
+    def _drawn(self, node: Node) -> bool:
+        return has_box(node, self.nesting)
+
+    def _region(self, parent: graphviz.Digraph, region: Region) -> None:
+        for node in (*region.params, *region.nodes):
+            if not self._drawn(node):
+                continue
+            if node.regions() and node in self.unfolded:
+                self._cluster(parent, node)
+            else:
+                parent.node(self.ids[node], **self._node_attrs(node))
+
+    def _cluster(self, parent: graphviz.Digraph, node: Node) -> None:
+        ident = self.ids[node]
+        line = f" · line {node.loc.lineno}" if node.loc else ""
+        with parent.subgraph(name=f"cluster_{ident}") as cluster:
+            cluster.attr(id=f"cluster_{ident}", label=f"▾ {node.op.value}{line}",
+                         style="rounded,filled", fillcolor="#faf5ff", color="#a78bfa",
+                         fontname=FONT, fontsize="10", labeljust="l")
+            cluster.node(ident, **self._node_attrs(node))
+            end = f"{ident}_end"
+            for name, sub in zip(region_names(node), node.regions()):
+                with cluster.subgraph(name=f"cluster_{ident}_{name}") as box:
+                    box.attr(id=f"cluster_{ident}_{name}", label=name, style="rounded,filled",
+                             fillcolor="#ffffff", color="#ddd6fe", fontsize="9")
+                    self._region(box, sub)
+                self._hang(ident, sub)
+                for result in sub.results:
+                    self._edge(result, end)
+            cluster.node(end, f"end {node.op.value}", id=end, fillcolor=FAMILIES["control"][0],
+                         fontsize="8", height="0.2")
+
+    def _hang(self, entry: str, region: Region) -> None:
+        """Place a region below its control node's entry: dotted lines to its loop
+        variables, invisible edges to the nodes that take nothing from inside it."""
+        inside = {*region.params, *region.nodes}
+        for node in (*region.params, *region.nodes):
+            if not self._drawn(node) or any(i in inside for i in node.inputs):
+                continue
+            head = self.ids[self.nesting.shown_as(node, self.unfolded)]
+            self.edges.setdefault((entry, head), {"style": "dotted", "arrowhead": "none"}
+                                  if node.op is Op.PARAM else {"style": "invis"})
+
+    def _node_attrs(self, node: Node) -> dict[str, str]:
+        ident = self.ids[node]
+        folded = bool(node.regions()) and node not in self.unfolded
+        title = self.variables.get(node) or op_text(node)
+        details = [self.names[node]]
+        if node.loc:
+            details.append(f"L{node.loc.lineno}")
+        if folded:
+            details.append(f"{self.nesting.inside[node]} nodes")
+        lines = [f"<b>{_html(('▸ ' if folded else '') + title)}</b>",
+                 f'<font point-size="8" color="#4b5563">{_html(" · ".join(details))}</font>']
+        attrs = {"id": ident, "fillcolor": FAMILIES[family(node)][0],
+                 "tooltip": self._tooltip(node)}
+        if node.op is Op.PARAM:
+            attrs["shape"] = "ellipse"
+        if folded:
+            attrs.update(shape="box3d", style="filled")
+        if node in self.graph.python_nodes:
+            attrs.update(color=PYTHON_COLOR, penwidth="2", style="rounded,filled,dashed")
+            lines.append(f'<font point-size="8" color="{PYTHON_COLOR}">runs in Python</font>')
+        if self._failed(node, folded):
+            attrs.update(color=FAILED_COLOR, penwidth="3")
+            lines.append(f'<font point-size="8" color="{FAILED_COLOR}">last error here</font>')
+        if node in self.values and not node.regions():  # a cond/while's: its projections'
+            brief = self.values[node].brief()
+            lines.append(f'<font point-size="8" color="#1d4ed8">{_html(brief)}</font>')
+        attrs["label"] = f"<{'<br/>'.join(lines)}>"
+        return attrs
+
+    def _failed(self, node: Node, folded: bool) -> bool:
+        failed = self.graph.failed_node
+        if failed is None:
+            return False
+        return failed is node or (folded and node in self.nesting.owners.get(failed, ()))
+
+    def _tooltip(self, node: Node) -> str:
+        text = format_node(node, self.names.__getitem__)
+        if node.loc:
+            text += "\n" + location_text(node.loc)
+        return text.replace("\\", "\\\\").replace("\n", "\\n")
+
+    def _tail(self, value: Node) -> str | None:
+        """The id an edge carrying ``value`` leaves from (None: not drawn)."""
+        while value.op is Op.PROJ:
+            value = value.inputs[0]
+        if not self._drawn(value):
+            return None
+        shown = self.nesting.shown_as(value, self.unfolded)
+        if shown is value and value in self.unfolded:
+            return f"{self.ids[value]}_end"
+        return self.ids[shown]
+
+    def _edge(self, value: Node, head: str) -> None:
+        tail = self._tail(value)
+        if tail is None or tail == head or (tail, head) in self.edges:
+            return
+        if isinstance(value.type, TokenType):
+            attrs = {"style": "dashed", "color": "#d97706"}
+        elif self.types:
+            attrs = {self.label_key: type_label(value.type, self.values.get(value))}
+        else:
+            attrs = {}
+        self.edges[(tail, head)] = attrs
+
+
+def variable_names(graph: Graph) -> dict[Node, str]:
+    """The user's variable of each loop parameter (a loop's test and body take the
+    same variables, named in the body)."""
+    return {param: name for node in graph.all_nodes() if node.op is Op.WHILE
+            for region in node.regions()
+            for param, name in zip(region.params, node.arg[1].names) if name}
+
+
+def _html(text: str) -> str:
+    return html.escape(text, quote=True)

@@ -1,0 +1,139 @@
+"""The interactive graph view, an anywidget (so it runs in JupyterLab, Notebook 7, VS
+Code and Colab alike).
+
+The kernel lays the unfolded part of the graph out with Graphviz's ``dot`` and sends
+the SVG; the browser draws it, folds and unfolds clusters, searches, and shows the
+details of the node clicked.  The selection comes back to Python (``selected``) and,
+in JupyterLab, the node's line is highlighted in its cell.  Where the kernel has no
+``dot``, the browser lays the graph out itself with Graphviz compiled to WebAssembly
+(bundled, and sent only then).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import anywidget
+import traitlets
+from IPython import get_ipython
+
+from ..graph.ir import Graph, Node
+from ..graph.printer import node_names
+from ..kernel import frontend
+from .details import node_details, node_sources
+from .dot import NO_DOT, LayoutUnavailable, has_dot, layout_svg, node_id, to_dot
+from .families import FAMILIES
+from .folding import VISIBLE_BUDGET, Nesting
+
+STATIC = Path(__file__).parent / "static"
+# Graphviz compiled to WebAssembly (@hpcc-js/wasm-graphviz, see static/NOTICE).
+BROWSER_GRAPHVIZ = STATIC / "wasm-graphviz.js"
+ENGINES = ("kernel", "browser")
+KEPT_LAYOUTS = 16  # recent layouts kept, so folding back and forth is instant
+
+
+class GraphWidget(anywidget.AnyWidget):
+    """The graph view of one graph: ``GraphWidget(graph)`` or ``graph.widget()``.
+
+    ``engine``: where the layout is made, ``"kernel"`` (Graphviz's ``dot``, the default
+    when installed) or ``"browser"``.  ``budget``: how many nodes the first view shows
+    at most before deeper clusters start folded.  ``selected`` is the listing name of
+    the selected node (``"%7"``, or ``""``); set it to select a node from Python.
+    """
+
+    _esm = STATIC / "graph_widget.js"
+    _css = STATIC / "graph_widget.css"
+
+    title = traitlets.Unicode().tag(sync=True)
+    engine = traitlets.Unicode("kernel").tag(sync=True)
+    svg = traitlets.Unicode().tag(sync=True)  # the layout, when the kernel makes it
+    dot = traitlets.Unicode().tag(sync=True)  # the drawing, when the browser lays it out
+    layout_help = traitlets.Unicode().tag(sync=True)  # why the kernel cannot lay out
+    nodes = traitlets.Dict().tag(sync=True)  # drawing id -> details (see details.py)
+    sources = traitlets.Dict().tag(sync=True)  # filename -> {line: text}
+    families = traitlets.Dict().tag(sync=True)  # family -> [color, legend text]
+    unfolded = traitlets.List(traitlets.Unicode()).tag(sync=True)  # ids of open clusters
+    show_types = traitlets.Bool(True).tag(sync=True)
+    show_values = traitlets.Bool(False).tag(sync=True)
+    has_values = traitlets.Bool(False).tag(sync=True)
+    selected = traitlets.Unicode().tag(sync=True)
+
+    def __init__(self, graph: Graph, *, engine: str | None = None,
+                 budget: int = VISIBLE_BUDGET, **kwargs: Any) -> None:
+        if engine not in (None, *ENGINES):
+            raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
+        self.graph = graph
+        nesting = Nesting(graph)
+        self._by_id = {node_id(name): node for node, name in node_names(graph).items()}
+        ids = {node: ident for ident, node in self._by_id.items()}
+        kernel = engine == "kernel" or (engine is None and has_dot())
+        super().__init__(
+            title=f"graph {graph.name}", engine="kernel" if kernel else "browser",
+            layout_help="" if kernel or engine == "browser" else NO_DOT,
+            nodes=node_details(graph, nesting), sources=node_sources(graph),
+            families={name: list(style) for name, style in FAMILIES.items()},
+            unfolded=[ids[c] for c in nesting.initial_unfolded(budget)],
+            has_values=graph.values is not None, show_values=graph.values is not None,
+            **kwargs)
+        self._layouts: dict[tuple, str] = {}
+        self._draw()
+        self.observe(self._draw, names=["unfolded", "show_types", "show_values"])
+        self.observe(self._select, names="selected")
+        self.on_msg(self._message)
+        shell = get_ipython()
+        if getattr(shell, "kernel", None) is not None:
+            frontend.install(shell)  # cell ids, for highlighting a node's line
+
+    @property
+    def selected_node(self) -> Node | None:
+        """The selected node, or None."""
+        return self._by_id.get(node_id(self.selected)) if self.selected else None
+
+    def _draw(self, change: Any = None) -> None:
+        """Draw the unfolded part again (lay it out, when the kernel does)."""
+        unfolded = frozenset(self._by_id[i] for i in self.unfolded
+                             if i in self._by_id and self._by_id[i].regions())
+        drawing = to_dot(self.graph, unfolded, types=self.show_types, values=self.show_values)
+        if self.engine == "browser":
+            self.dot = drawing.source
+            return
+        key = (unfolded, self.show_types, self.show_values)
+        if key not in self._layouts:
+            try:
+                self._layouts[key] = layout_svg(drawing)
+            except LayoutUnavailable:  # uninstalled since: the browser lays it out
+                self.layout_help = NO_DOT
+                self.engine = "browser"
+                self.dot = drawing.source
+                return
+            while len(self._layouts) > KEPT_LAYOUTS:
+                del self._layouts[next(iter(self._layouts))]
+        self.svg = self._layouts[key]
+
+    def _select(self, change: Any) -> None:
+        node = self.selected_node
+        if node is not None and node.loc is not None:
+            frontend.highlight_line(node.loc.filename, node.loc.lineno, "node")
+        else:
+            frontend.clear_highlights("node")
+
+    def _message(self, widget: Any, content: Any, buffers: Any) -> None:
+        if isinstance(content, dict) and content.get("type") == "graphviz-module":
+            self.send({"type": "graphviz-module", "source": BROWSER_GRAPHVIZ.read_text()})
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The widget, with the SVG for where widgets do not run (exported HTML, GitHub)
+        and the text listing for terminals."""
+        data, metadata = super()._repr_mimebundle_(**kwargs)
+        data["text/plain"] = str(self.graph)
+        if self.engine == "kernel":
+            data["image/svg+xml"] = self.svg
+        return data, metadata
+
+
+def mimebundle(graph: Graph) -> tuple[dict[str, Any], dict[str, Any]] | dict[str, Any]:
+    """How a graph displays: the graph view in a kernel, else the text listing."""
+    if getattr(get_ipython(), "kernel", None) is None:
+        return {"text/plain": str(graph)}
+    return GraphWidget(graph)._repr_mimebundle_()

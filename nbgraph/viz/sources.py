@@ -1,0 +1,35 @@
+"""The user's source behind graph nodes: where a node came from, and the lines around it.
+
+Notebook cells are named as IPython names them in tracebacks ("Cell In[3]"); their
+text, like a file's, comes from ``linecache``, where IPython registers every cell.
+"""
+
+from __future__ import annotations
+
+import linecache
+from collections.abc import Iterable
+
+from ..errors.exceptions import source_name
+from ..graph.ir import Loc
+
+CONTEXT_LINES = 2  # lines shown above and below a node's line
+
+
+def location_text(loc: Loc) -> str:
+    """'Cell In[3], line 7, in f' (or the file's name for a file)."""
+    where = f"{source_name(loc.filename)}, line {loc.lineno}"
+    return f"{where}, in {loc.function}" if loc.function else where
+
+
+def source_lines(locations: Iterable[Loc]) -> dict[str, dict[str, str]]:
+    """Each file's lines around the given locations: {filename: {lineno: text}}."""
+    out: dict[str, dict[str, str]] = {}
+    for loc in locations:
+        lines = linecache.getlines(loc.filename)
+        if not lines:
+            continue
+        kept = out.setdefault(loc.filename, {})
+        for lineno in range(max(1, loc.lineno - CONTEXT_LINES),
+                            min(len(lines), loc.lineno + CONTEXT_LINES) + 1):
+            kept[str(lineno)] = lines[lineno - 1].rstrip("\n")
+    return out

@@ -1,0 +1,85 @@
+"""Value summaries of one run of a graph, for the graph view (``f.graph(x, inspect=True)``).
+
+The values come from the interpret backend run node by node on the call's arguments,
+so the compiled code stays exactly as fast as it is; a node inside a loop shows its
+value in the last iteration and how many times it ran.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import warnings
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..backend.interpret import RecordingInterpreter
+from ..errors.notes import summary
+from ..errors.sites import site_of
+from ..graph.ir import Graph, Node
+
+
+@dataclass(frozen=True)
+class ValueSummary:
+    """What the graph view shows of one node's value."""
+
+    text: str  # 'float64[3, 4]', 'int 3', 'list of 5'
+    runs: int  # how many times the node ran (more than once inside loops)
+    shape: tuple[int, ...] | None = None  # arrays only
+    dtype: str | None = None
+    min: float | None = None  # real numbers and booleans only
+    max: float | None = None
+    mean: float | None = None
+
+    def brief(self) -> str:
+        """One short line for a node's label."""
+        if self.shape is None or self.min is None:
+            return self.text
+        return f"{self.text} min {self.min:.4g} max {self.max:.4g} mean {self.mean:.4g}"
+
+    def to_json(self) -> dict[str, Any]:
+        """As plain JSON, which has no NaN or infinity: those as text."""
+        return {key: repr(value) if isinstance(value, float) and not math.isfinite(value)
+                else value for key, value in dataclasses.asdict(self).items()}
+
+
+def summarize(value: Any, runs: int = 1) -> ValueSummary:
+    """The summary of one runtime value."""
+    text = summary(value)
+    if not isinstance(value, np.ndarray | np.generic | bool | int | float):
+        return ValueSummary(text, runs)
+    array = np.asarray(value)
+    shape = tuple(array.shape) if isinstance(value, np.ndarray) else None
+    if array.size == 0 or array.dtype.kind not in "biuf":
+        return ValueSummary(text, runs, shape, str(array.dtype))
+    numbers = array.astype(np.float64)
+    return ValueSummary(text, runs, shape, str(array.dtype), float(numbers.min()),
+                        float(numbers.max()), float(numbers.mean()))
+
+
+def inspected(graph: Graph, leaves: Sequence[Any]) -> Graph:
+    """``graph`` with every node's value from running it on ``leaves`` (the flat
+    parameter values).  If the run raises, the values up to the failing node are kept,
+    that node is marked as failed, and a warning names the error."""
+    last: dict[Node, Any] = {}
+    runs: Counter[Node] = Counter()
+
+    def record(node: Node, value: Any) -> None:
+        last[node] = value
+        runs[node] += 1
+
+    failed = None
+    try:
+        RecordingInterpreter(graph, record).run(leaves)
+    except Exception as exc:
+        site = site_of(exc)
+        failed = site.node if site is not None else None
+        where = f" at line {failed.loc.lineno}" if failed is not None and failed.loc else ""
+        warnings.warn(f"nbgraph: graph '{graph.name}' raised {type(exc).__name__}{where}: "
+                      f"{exc}; the graph shows the values computed before", stacklevel=3)
+    values = {node: summarize(value, runs[node]) for node, value in last.items()}
+    return dataclasses.replace(graph, values=values, failed_node=failed or graph.failed_node)

@@ -1,0 +1,51 @@
+"""The graph widget in JupyterLab: fold and unfold a loop, select a node, see its
+details, its line in the cell and ``widget.selected`` in the kernel; search; a layout
+made in the browser."""
+
+import re
+
+from notebook_page import NotebookPage
+
+DEFINE, VIEW, BROWSER_LAYOUT = 1, 2, 3  # cells of notebooks/graph_widget.ipynb
+IF_LINE = 8  # `if n % 2 == 0:` in the DEFINE cell
+
+
+def test_graph_widget(page, lab_url, tmp_path):
+    notebook = NotebookPage(page, lab_url, "graph_widget.ipynb")
+    notebook.run_all()
+    view = notebook.cell(VIEW)
+    loop_title = view.locator("g.cluster > text", has_text="while")
+    loop_title.wait_for()
+
+    loop_title.click()  # fold the loop: one node in its place
+    folded = view.locator("g.node", has_text="▸ while")
+    folded.wait_for()
+    assert view.locator("g.cluster").count() == 0
+    folded.dblclick()  # unfold it again
+    loop_title.wait_for()
+    assert folded.count() == 0
+
+    modulo = view.locator("g.node", has=page.locator("text", has_text=re.compile(r"^%$")))
+    modulo.click()
+    panel = view.locator(".nbgraph-graph-panel")
+    panel.locator(".nbgraph-graph-current", has_text="if n % 2 == 0:").wait_for()
+    assert f"line {IF_LINE}, in collatz" in panel.inner_text()
+    assert "elementwise" in panel.inner_text()
+    name = panel.locator("h4").inner_text().split()[0]  # the listing's name, "%11"
+    assert re.fullmatch(r"%\d+", name)
+    notebook.expect_highlights("node", [(DEFINE, IF_LINE)])
+    view.screenshot(path=tmp_path / "graph_widget.png")
+
+    shown = notebook.append_and_run("print('selected', view.selected, view.selected_node.label())")
+    notebook.wait_for_output(shown, f"selected {name} %")
+
+    search = view.locator("input[type=search]")  # by line: `n = n // 2`
+    search.fill(f"line {IF_LINE + 1}")
+    search.press("Enter")
+    panel.locator("h4", has_text="//").wait_for()
+    notebook.expect_highlights("node", [(DEFINE, IF_LINE + 1)])
+
+    # Laid out in the browser (as where the kernel has no Graphviz), with inspected values.
+    other = notebook.cell(BROWSER_LAYOUT)
+    other.locator("g.node", has_text="int 27").wait_for()
+    other.screenshot(path=tmp_path / "browser_layout.png")
