@@ -425,7 +425,9 @@ def table(headers: list[str], rows: list[list[str]]) -> str:
 
 def report(results: dict[str, Any]) -> str:
     steady_rows, first_rows, notes = [], [], []
-    for name, r in results["workloads"].items():
+    graph_rows = {name: r for name, r in results["workloads"].items() if "table" not in r}
+    own_tables = [r["table"] for r in results["workloads"].values() if "table" in r]
+    for name, r in graph_rows.items():
         med = {v: r["variants"].get(v, {}).get("median_s") for v in VARIANTS}
         cells = {v: "ERROR" if med[v] is None and v in r["errors"] else fmt_time(med[v])
                  for v in VARIANTS}
@@ -461,17 +463,22 @@ def report(results: dict[str, Any]) -> str:
         f"nbgraph benchmark  {m['date']}  {m['cpu_count']} CPUs ({m['processor']})",
         f"numpy {m['numpy']}  numba {m['numba']}  jax {m['jax'] or 'unavailable'}  "
         f"python {m['python']}",
-        "",
-        "Steady state, median time per call (interleaved rounds)",
-        table(["workload", "eager", "graph", "njit", "jax", "graph/njit", "eager/graph",
-               "target"], steady_rows),
-        *(["  * the graph variant emitted warnings (see the notes below)"]
-          if any(r["warnings"].get("graph") for r in results["workloads"].values()) else []),
-        "",
-        "First call in a fresh process (imports and Numba start-up excluded)",
-        table(["workload", "graph 1st", "njit 1st", "graph compile", "njit compile",
-               "ratio", "<=1.5x", "cached load", "<50ms"], first_rows),
     ]
+    if graph_rows:
+        lines += [
+            "",
+            "Steady state, median time per call (interleaved rounds)",
+            table(["workload", "eager", "graph", "njit", "jax", "graph/njit",
+                   "eager/graph", "target"], steady_rows),
+            *(["  * the graph variant emitted warnings (see the notes below)"]
+              if any(r["warnings"].get("graph") for r in graph_rows.values()) else []),
+            "",
+            "First call in a fresh process (imports and Numba start-up excluded)",
+            table(["workload", "graph 1st", "njit 1st", "graph compile", "njit compile",
+                   "ratio", "<=1.5x", "cached load", "<50ms"], first_rows),
+        ]
+    for own in own_tables:
+        lines += ["", own["title"], table(own["headers"], own["rows"])]
     if notes:
         lines += ["", "Errors and notes", *(f"  {n}" for n in notes)]
     return "\n".join(lines)
@@ -509,8 +516,12 @@ def main() -> None:
     }
     with tempfile.TemporaryDirectory(prefix="nbgraph-bench-") as tmp:
         for spec in rows:
-            results["workloads"][spec.name] = bench_row(spec, Path(tmp), jax, jax_error,
-                                                        options.budget)
+            if spec.measure is not None:
+                print(f"\n== {spec.name}: {spec.description}", flush=True)
+                results["workloads"][spec.name] = spec.measure()
+            else:
+                results["workloads"][spec.name] = bench_row(spec, Path(tmp), jax,
+                                                            jax_error, options.budget)
     results["total_s"] = time.perf_counter() - started
     results["background_cpu_cores"] = meter.other_cores()
     options.out.write_text(json.dumps(results, indent=2) + "\n")

@@ -10,6 +10,7 @@ from .errors import (
 )
 from .graph.ir import Graph, Node, Op, Region
 from .timing import Comparison, compare
+from .trace import step
 
 __version__ = "0.1.0"
 
@@ -42,6 +43,7 @@ __all__ = [
     "UndefinedValueError",
     "compare",
     "function",
+    "step",
     "to_code",
     "to_graph",
 ]

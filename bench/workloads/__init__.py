@@ -3,7 +3,9 @@
 Each workload module defines ``eager`` (plain Python/NumPy; the graph variant is
 ``nbgraph.function(eager)``), ``njit`` (a hand-written ``@numba.njit`` of the same algorithm),
 ``make_jax()`` (returns a ``jax.jit`` version; imports JAX lazily) and a seeded input factory.
-A *row* of the benchmark is one workload with one set of inputs.
+A *row* of the benchmark is one workload with one set of inputs. A row with its own
+``measure`` (a function returning its results and a table to print) is measured that way
+instead, e.g. the recording overhead of ``nbgraph.step``.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from . import (
     overhead,
     pairwise,
     softmax,
+    step_recording,
     tanh_exp,
 )
 
@@ -31,6 +34,7 @@ class Row:
     module: ModuleType
     make_inputs: Callable[[], tuple[Any, ...]]
     description: str
+    measure: Callable[[], dict[str, Any]] | None = None
 
 
 ROWS: tuple[Row, ...] = (
@@ -46,6 +50,8 @@ ROWS: tuple[Row, ...] = (
         overhead.DESCRIPTION + " (scalar float argument)"),
     Row("overhead_array1", overhead, overhead.make_inputs_array,
         overhead.DESCRIPTION + " (1-element 1-D float64 array argument)"),
+    Row("step_recording", step_recording, tuple, step_recording.DESCRIPTION,
+        measure=step_recording.bench),
 )
 
 

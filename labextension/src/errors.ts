@@ -70,7 +70,7 @@ function recordExecution(notebook: Notebook, cell: Cell): void {
  * The code cell that ran as `In[count]`. After a kernel restart an older cell
  * can still show the same count, so the cell seen running under it last wins.
  */
-function cellByExecutionCount(notebook: Notebook, count: number): Cell | null {
+export function cellByExecutionCount(notebook: Notebook, count: number): Cell | null {
   const recorded = lastRun.get(notebook)?.get(count);
   if (
     recorded !== undefined &&

@@ -6,6 +6,7 @@ import { INotebookTracker } from '@jupyterlab/notebook';
 
 import { serveNotebook } from './comm';
 import { watchErrors } from './errors';
+import { listenForHighlights } from './stepEvents';
 
 /** Highlights the line that raised a cell's error. */
 const errorLines: JupyterFrontEndPlugin<void> = {
@@ -29,4 +30,15 @@ const kernelHighlights: JupyterFrontEndPlugin<void> = {
   }
 };
 
-export default [errorLines, kernelHighlights];
+/** Lets widgets in a notebook (the stepper) highlight lines through DOM events. */
+const widgetHighlights: JupyterFrontEndPlugin<void> = {
+  id: 'nbgraph-labextension:widget-highlights',
+  description: 'Highlights notebook cell lines on request of widgets in the page.',
+  autoStart: true,
+  requires: [INotebookTracker],
+  activate: (_app: JupyterFrontEnd, tracker: INotebookTracker): void => {
+    listenForHighlights(tracker);
+  }
+};
+
+export default [errorLines, kernelHighlights, widgetHighlights];

@@ -8,7 +8,6 @@ made ``nbgraph.function`` of itself as it is defined, under the same name and do
 from __future__ import annotations
 
 import ast
-import sys
 
 from IPython.core.magic import Magics, cell_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
@@ -17,6 +16,7 @@ from IPython.display import Code, display
 from ..api import GraphFunction
 from ..backend import BACKENDS
 from ..convert.conversion import to_code
+from .cells import running_cell_number
 
 
 @magics_class
@@ -53,7 +53,7 @@ class AutographMagics(Magics):
         statics = {s.strip() for s in args.static.split(",") if s.strip()}
         # Line 1 is the %%autograph line: the code starts on line 2, as the cell shows it.
         source = "\n" + self.shell.transform_cell(cell)
-        filename = self.shell.compile.cache(source, _running_cell_number(self.shell),
+        filename = self.shell.compile.cache(source, running_cell_number(self.shell),
                                             raw_code="\n" + cell)
         tree = ast.parse(source, filename)
         defs = [node for node in tree.body if isinstance(node, ast.FunctionDef)]
@@ -89,18 +89,6 @@ class AutographMagics(Magics):
 
 
 _DECORATOR = "__nbgraph_autograph__"
-
-
-def _running_cell_number(shell: object) -> int:
-    """The execution count of the cell running this magic (its ``In[n]``), from the
-    frame of the cell's code, which IPython's compiler named."""
-    names = getattr(shell.compile, "_filename_map", {})
-    frame = sys._getframe(1)
-    while frame is not None:
-        if frame.f_code.co_filename in names:
-            return names[frame.f_code.co_filename]
-        frame = frame.f_back
-    return shell.execution_count
 
 
 def _parameters(fn: object) -> set[str]:
