@@ -36,9 +36,17 @@ def _verdict(c: Comparison) -> tuple[str, str]:
              else f"NO: {a.reason} (max abs diff {a.max_abs:.3g}, max rel {a.max_rel:.3g})")
     if c.speedup is None:
         return "not reported: the results disagree", agree
-    even = (f"break-even after {c.break_even_calls} calls" if c.break_even_calls
+    calls = c.break_even_calls
+    even = (f"break-even after {calls} call{'s' if calls > 1 else ''}" if calls
             else "graph mode never catches up")
-    return f"{c.speedup:.3g}x ({even})", agree
+    return f"{ratio(c.speedup)} ({even})", agree
+
+
+def ratio(value: float) -> str:
+    """A speedup as people write it: 1,060x, 38.2x, 3.81x, 0.52x."""
+    if value >= 100:
+        return f"{value:,.0f}x"
+    return f"{value:.1f}x" if value >= 10 else f"{value:.2f}x"
 
 
 def _rows(c: Comparison) -> list[tuple[str, str, str]]:
