@@ -41,6 +41,8 @@ def double(x):
     return first_sum(x, 2) * 2
 print(first_sum.backend, first_sum.static_argnames, double(np.arange(4.0)))''',
     "error": "first_sum(np.arange(3.0), 5)",
+    "show_graph": "%%autograph --show-graph\ndef halve(x):\n    return x / 2\n"
+                  "halve(np.ones(2))\nhalve(np.ones(3))",
     "compare_object": "r = %compare -o -r 3 collatz(27)\n"
                       "print(json.dumps({'agree': r.agreement.agree, 'speedup': r.speedup, "
                       "'rounds': len(r.eager.rounds), 'stages': sorted(r.first_call)}))",
@@ -106,6 +108,14 @@ def test_errors_point_at_the_autograph_cell_line(cells):
     headers = re.findall(r"Cell In\[\d+\], line \d+", text)
     assert headers[-1] == f"Cell In[{number}], line 5"  # t += x[i], as the cell shows it
     assert "t += x[i]" in text and "site-packages" not in text
+
+
+def test_show_graph_displays_the_graph_after_the_first_call_only(cells):
+    cell = cells["show_graph"]
+    assert error(cell) is None
+    views = data(cell, "application/vnd.jupyter.widget-view+json")
+    assert len(views) == 1  # the second call shows nothing more
+    assert "graph halve" in data(cell, "text/plain")[0]  # the listing, for text front ends
 
 
 def test_compare_returns_the_numbers(cells):
