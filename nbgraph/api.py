@@ -162,14 +162,7 @@ class GraphFunction:
         static_values = dict(statics)
 
         def with_statics(*dynamic: Any, **dynamic_kw: Any) -> Any:
-            bound = self.signature.bind_partial()
-            bound.arguments.update(zip(_dynamic_names(self.signature, static_values),
-                                       dynamic))
-            bound.arguments.update(dynamic_kw)
-            bound.arguments.update(static_values)
-            ordered = {n: bound.arguments[n] for n in self.signature.parameters
-                       if n in bound.arguments}
-            call = inspect.BoundArguments(self.signature, ordered)
+            call = _rebind(self.signature, dynamic, dynamic_kw, static_values)
             return converted(*call.args, **call.kwargs)
 
         with traced_function(fn):
@@ -241,8 +234,27 @@ def _call_error(fn: Callable, args: tuple, kwargs: dict) -> TypeError:
     return TypeError(f"{fn.__qualname__}() got arguments it cannot take")
 
 
-def _dynamic_names(signature: inspect.Signature, statics: dict) -> list[str]:
-    return [n for n in signature.parameters if n not in statics]
+def _rebind(signature: inspect.Signature, args: tuple, kwargs: dict, statics: dict
+            ) -> inspect.BoundArguments:
+    """The call's arguments again, from the dynamic ones (``BoundArguments.args`` and
+    ``.kwargs`` once the statics were taken out) and the static values."""
+    positional, named, arguments = list(args), dict(kwargs), {}
+    for p in signature.parameters.values():
+        if p.name in statics:
+            arguments[p.name] = statics[p.name]
+        elif p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            if positional:
+                arguments[p.name] = positional.pop(0)
+            elif p.name in named:
+                arguments[p.name] = named.pop(p.name)
+        elif p.kind is p.VAR_POSITIONAL:
+            arguments[p.name], positional = tuple(positional), []
+        elif p.kind is p.KEYWORD_ONLY:
+            if p.name in named:
+                arguments[p.name] = named.pop(p.name)
+        else:
+            arguments[p.name] = named
+    return inspect.BoundArguments(signature, arguments)
 
 
 def function(fn: Callable | None = None, *, backend: str = DEFAULT_BACKEND,

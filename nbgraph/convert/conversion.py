@@ -12,7 +12,7 @@ import weakref
 from collections.abc import Callable
 
 from ..errors.exceptions import ConversionError
-from ..errors.origins import register_code
+from ..errors.origins import register_code, register_machinery
 from ..graph.ir import Loc
 from . import operators
 from .analysis import all_names, declared_outside, walk_scope
@@ -117,6 +117,7 @@ def convert(fn: Callable) -> Callable:
     generated = {n.name for n in ast.walk(node) if isinstance(n, ast.FunctionDef)
                  and is_generated(n)} | {"<lambda>"}
     module_code = compile(ast.Module(body=[factory], type_ignores=[]), code.co_filename, "exec")
+    register_machinery(module_code)  # the factory: nbgraph's code under the user's name
     namespace: dict = {}
     exec(module_code, fn.__globals__, namespace)
     cells = [_cell_value(c) for c in fn.__closure__ or ()]

@@ -14,6 +14,8 @@ import types
 from collections.abc import Callable
 from typing import Any
 
+from .origins import register_machinery
+
 _TEMPLATE = """\
 def entry(*args, **kwargs):
     try:
@@ -47,5 +49,6 @@ def entry_point(fn: Callable, call: Callable[[tuple, dict], Any],
         co_firstlineno=user.co_firstlineno, co_name=fn.__name__,
         co_qualname=fn.__qualname__,
         co_linetable=_same_line_table(len(body.co_code) // 2))
+    register_machinery(body)
     namespace = {"call": call, "mapped": mapped}
     return types.FunctionType(body, namespace, fn.__name__)

@@ -40,6 +40,25 @@ def register_code(code: types.CodeType, generated_names: frozenset[str] = frozen
     mark(code, code)
 
 
+_machinery: set[types.CodeType] = set()
+
+
+def register_machinery(code: types.CodeType) -> None:
+    """Mark code nbgraph made that runs under the user's file name (a graph function's
+    entry point, a conversion's factory), nested code included: user code by its name,
+    but nbgraph's by what it does."""
+    _machinery.add(code)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            register_machinery(const)
+
+
+def is_machinery(code: types.CodeType) -> bool:
+    """Whether ``code`` is nbgraph's although it carries a user's file name: converted
+    code and graph functions' entry points."""
+    return code in _owners or code in _machinery
+
+
 def is_converted(code: types.CodeType) -> bool:
     """Whether ``code`` belongs to converted user code."""
     return code in _owners

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 
+from IPython.core.error import UsageError
 from IPython.core.magic import Magics, cell_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 from IPython.display import Code, display
@@ -16,7 +17,7 @@ from IPython.display import Code, display
 from ..api import GraphFunction
 from ..backend import BACKENDS
 from ..convert.conversion import to_code
-from .cells import running_cell_number
+from .cells import cell_code
 
 
 @magics_class
@@ -51,17 +52,14 @@ class AutographMagics(Magics):
         __tracebackhide__ = True  # IPython shows the cell's frames, not the magic's
         args = parse_argstring(self.autograph, line)
         statics = {s.strip() for s in args.static.split(",") if s.strip()}
-        # Line 1 is the %%autograph line: the code starts on line 2, as the cell shows it.
-        source = "\n" + self.shell.transform_cell(cell)
-        filename = self.shell.compile.cache(source, running_cell_number(self.shell),
-                                            raw_code="\n" + cell)
+        source, filename = cell_code(self.shell, f"%%autograph {line}".rstrip(), cell)
         tree = ast.parse(source, filename)
         defs = [node for node in tree.body if isinstance(node, ast.FunctionDef)]
         if not defs:
-            raise ValueError("%%autograph: the cell defines no function (def ...) to convert")
+            raise UsageError("%%autograph: the cell defines no function (def ...) to convert")
         unused = statics - {a.arg for d in defs for a in (*d.args.args, *d.args.kwonlyargs)}
         if unused:
-            raise ValueError(f"%%autograph --static: no function in the cell has a parameter "
+            raise UsageError(f"%%autograph --static: no function in the cell has a parameter "
                              f"named {', '.join(sorted(unused))}")
 
         def make_graph_function(fn: object) -> GraphFunction:
@@ -77,12 +75,14 @@ class AutographMagics(Magics):
             node.decorator_list.append(ast.copy_location(
                 ast.Name(_DECORATOR, ast.Load()), node))
         last = tree.body.pop() if isinstance(tree.body[-1], ast.Expr) else None
+        quiet = source.rstrip().endswith(";")  # as in a normal cell: no Out[n]
         namespace = self.shell.user_ns
         namespace[_DECORATOR] = make_graph_function
         try:
             exec(compile(tree, filename, "exec"), namespace)
             if last is not None:
-                return eval(compile(ast.Expression(last.value), filename, "eval"), namespace)
+                value = eval(compile(ast.Expression(last.value), filename, "eval"), namespace)
+                return None if quiet else value
         finally:
             namespace.pop(_DECORATOR, None)
         return None

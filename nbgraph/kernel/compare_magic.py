@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
 import ast
 
+from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
-from ..timing import Comparison, compare
+from ..timing import Comparison, compare_call
 
 
 @magics_class
@@ -20,7 +22,7 @@ class CompareMagics(Magics):
     @argument("-r", "--rounds", type=int, default=7, help="timing rounds (default 7)")
     @argument("--rtol", type=float, default=1e-7,
               help="relative tolerance for the results to agree (default 1e-7)")
-    @argument("call", nargs="+", help="a call of a function: f(x, y)")
+    @argument("call", nargs=argparse.REMAINDER, help="a call of a function: f(x, y)")
     @line_magic
     def compare(self, line: str) -> Comparison | None:
         """Time a call eagerly and as a graph; show one table and a bar chart.
@@ -37,18 +39,16 @@ class CompareMagics(Magics):
             call = ast.parse(text, mode="eval").body
         except SyntaxError:
             call = None
-        if not isinstance(call, ast.Call) or any(isinstance(a, ast.Starred) for a in call.args):
-            raise ValueError(f"%compare needs a call such as f(x, y), got: {text}")
-        namespace = self.shell.user_ns
-
-        def value(node: ast.expr) -> object:
-            return eval(compile(ast.Expression(node), "<compare>", "eval"), namespace)
-
-        fn = value(call.func)
-        positional = [value(a) for a in call.args]
-        keywords = {k.arg: value(k.value) for k in call.keywords if k.arg}
-        result = compare(fn, *positional, rounds=args.rounds, rtol=args.rtol, label=text,
-                         **keywords)
+        if not isinstance(call, ast.Call):
+            raise UsageError(f"%compare needs a call such as f(x, y), got: {text}")
+        try:  # the function and its arguments, evaluated as the call would
+            fn, positional, keywords = self.shell.ev(
+                f"(lambda f, *a, **k: (f, a, k))({ast.unparse(call.func)}, "
+                f"{', '.join(ast.unparse(a) for a in (*call.args, *call.keywords))})")
+        except Exception as exc:
+            raise UsageError(f"%compare: {type(exc).__name__}: {exc}") from None
+        result = compare_call(fn, positional, keywords, rounds=args.rounds, rtol=args.rtol,
+                              label=ast.unparse(call))
         if args.output:
             return result
         from IPython.display import display

@@ -17,7 +17,7 @@ from IPython.display import display
 
 from ..trace.recorder import Limits, record_run
 from ..trace.recording import Recording
-from .cells import running_cell_number
+from .cells import cell_code
 
 _DEFAULTS = Limits()
 
@@ -62,11 +62,7 @@ class StepMagics(Magics):
         args = parse_argstring(self.step, line)
         limits = Limits(max_steps=args.max_steps, max_memory=int(args.max_memory * 2**20),
                         keep_first=args.first, keep_last=args.last)
-        # Line 1 is the %%step line: the code starts on line 2, as the cell shows it.
-        source = "\n" + self.shell.transform_cell(cell)
-        filename = self.shell.compile.cache(f"%%step {line}".rstrip() + "\n" + cell,
-                                            running_cell_number(self.shell),
-                                            raw_code="\n" + cell)
+        source, filename = cell_code(self.shell, f"%%step {line}".rstrip(), cell)
         run = _cell_runner(ast.parse(source, filename), filename, self.shell.user_ns)
         recording = Recording(record_run(run, limits, {filename: source}),
                               {filename: cell_id} if (cell_id := self._cell_id()) else {})

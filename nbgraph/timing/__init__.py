@@ -1,5 +1,5 @@
 """Timing eager against graph mode: ``nbgraph.compare`` and the ``%compare`` magic."""
 
-from .compare import Comparison, compare
+from .compare import Comparison, compare, compare_call
 
-__all__ = ["Comparison", "compare"]
+__all__ = ["Comparison", "compare", "compare_call"]

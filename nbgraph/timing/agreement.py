@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ..graph.pytree import flatten
+from ..graph.pytree import flatten, tree_key
 
 
 @dataclass
@@ -29,7 +29,7 @@ def agreement(eager: Any, graph: Any, rtol: float = 1e-7) -> Agreement:
     """Compare two results; structures must match, values within ``rtol`` (NaN = NaN)."""
     eager_leaves, eager_tree = flatten(eager)
     graph_leaves, graph_tree = flatten(graph)
-    if eager_tree != graph_tree or len(eager_leaves) != len(graph_leaves):
+    if tree_key(eager_tree) != tree_key(graph_tree) or len(eager_leaves) != len(graph_leaves):
         return Agreement(False, np.inf, np.inf, "the results have different structures")
     max_abs = max_rel = 0.0
     for a, b in zip(eager_leaves, graph_leaves):
@@ -45,13 +45,17 @@ def agreement(eager: Any, graph: Any, rtol: float = 1e-7) -> Agreement:
             continue
         if x.size == 0:
             continue
-        diff = np.abs(x.astype(np.complex128) - y.astype(np.complex128))
+        with np.errstate(invalid="ignore"):  # inf - inf: handled below
+            diff = np.abs(x.astype(np.complex128) - y.astype(np.complex128))
         both_nan = np.isnan(x) & np.isnan(y)
         same_inf = np.isinf(x) & (x == y)
-        diff = np.where(both_nan | same_inf, 0.0, diff)
+        # NaN against a number, or inf against -inf, differ infinitely.
+        diff = np.where(both_nan | same_inf, 0.0, np.where(np.isnan(diff), np.inf, diff))
         scale = np.abs(x.astype(np.complex128))
-        rel = np.divide(diff, scale, out=np.where(diff > 0, np.inf, 0.0), where=scale > 0)
-        max_abs = max(max_abs, float(np.nanmax(np.where(np.isnan(diff), np.inf, diff))))
+        rel = np.divide(diff, scale, out=np.where(diff > 0, np.inf, 0.0),
+                        where=(scale > 0) & np.isfinite(scale))
+        rel = np.where(np.isinf(diff), np.inf, rel)
+        max_abs = max(max_abs, float(np.max(diff)))
         max_rel = max(max_rel, float(np.max(rel)))
     return Agreement(max_rel <= rtol, max_abs, max_rel,
                      "" if max_rel <= rtol else f"relative difference above {rtol:g}")

@@ -77,10 +77,20 @@ class Comparison:
         return html_report(self)
 
 
-def compare(fn: Callable, *args: Any, rounds: int = 7, rtol: float = 1e-7,
-            label: str | None = None, **kwargs: Any) -> Comparison:
+def compare(fn: Callable, /, *args: Any, rounds: int = 7, rtol: float = 1e-7,
+            **kwargs: Any) -> Comparison:
     """Time ``fn(*args, **kwargs)`` eagerly and as a graph (``fn`` a graph function or a
-    plain function, which then runs on the CPU backend)."""
+    plain function, which then runs on the CPU backend); ``compare_call`` takes the
+    call's arguments as a tuple and a dict (for a function with its own ``rounds``)."""
+    __tracebackhide__ = True
+    return compare_call(fn, args, kwargs, rounds=rounds, rtol=rtol)
+
+
+def compare_call(fn: Callable, args: tuple, kwargs: dict, *, rounds: int = 7,
+                 rtol: float = 1e-7, label: str | None = None) -> Comparison:
+    """``compare`` with the call's arguments given as they are; ``label`` names the call
+    in the report."""
+    __tracebackhide__ = True  # IPython shows the user's frames, not these
     from ..api import GraphFunction
 
     if rounds < 1:

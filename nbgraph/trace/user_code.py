@@ -26,6 +26,9 @@ def _library_roots() -> tuple[str, ...]:
     roots.update(sysconfig.get_paths().get(key, "") for key in
                  ("stdlib", "platstdlib", "purelib", "platlib"))
     roots.update(getattr(site, "getsitepackages", lambda: [])())
+    from ..backend.numba_cpu.compiler import cache_dir
+
+    roots.add(str(cache_dir()))  # compiled graphs' generated modules
     roots.add(site.getusersitepackages() if site.ENABLE_USER_SITE else "")
     return tuple(os.path.realpath(root) + os.sep for root in roots if root)
 
@@ -43,6 +46,10 @@ def cell_filenames() -> dict[str, int]:
 def is_user_code(code: types.CodeType) -> bool:
     """Whether a recording steps into ``code``: a cell's or a file's outside the Python
     installation, and whose source lines can be shown."""
+    from ..errors.origins import is_machinery
+
+    if is_machinery(code):  # a graph function runs as one step, like a library call
+        return False
     filename = code.co_filename
     if filename in cell_filenames():
         return True

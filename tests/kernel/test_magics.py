@@ -48,6 +48,13 @@ print(first_sum.backend, first_sum.static_argnames, double(np.arange(4.0)))''',
                       "'rounds': len(r.eager.rounds), 'stages': sorted(r.first_call)}))",
     "compare_shown": "%compare -r 3 double(np.arange(4.0))",
     "no_function": "%%autograph\nx = 1",
+    "blank_lines": "%%autograph\n\n\ndef third(x):\n    return x // 0\nthird(1)",
+    "quiet": "%%autograph\ndef one(x):\n    return x\none(1);",
+    "compare_tricky": "opts = {'b': 2.0}\ndef f(a, b=1.0):\n    return a - b\n"
+                      "r = %compare -o -r 1 f(1.0, -1.0)  # negative argument\n"
+                      "s = %compare -o -r 1 f(1.0, **opts)\n"
+                      "print(r.label, s.label)",
+    "compare_undefined": "%compare undefined_name(1)",
     "bad_static": "%%autograph --static nope\ndef g(a):\n    return a",
     "progress": "from nbgraph.kernel import extension\n"
                 "extension._loaded[id(get_ipython())].delay = 0.0\n"
@@ -134,14 +141,38 @@ def test_compare_shows_a_table_and_a_chart(cells):
     assert "eager" in text and "graph (interpret)" in text and "results agree" in text
 
 
+def usage_error(cell: nbformat.NotebookNode) -> str:
+    """What IPython printed for a UsageError (a magic used wrongly: no traceback)."""
+    shown = [o for o in cell.outputs if o.output_type == "error"]
+    assert [o.ename for o in shown] in ([], ["UsageError"])
+    return "\n".join([o.evalue for o in shown] + [stream(cell)])
+
+
 def test_autograph_without_a_function_says_so(cells):
-    out = error(cells["no_function"])
-    assert out.ename == "ValueError" and "defines no function" in out.evalue
+    assert "defines no function" in usage_error(cells["no_function"])
+
+
+def test_lines_count_from_the_magic_line_blank_lines_included(cells):
+    out = error(cells["blank_lines"])
+    assert out.ename == "ZeroDivisionError"
+    text = ANSI.sub("", "\n".join(out.traceback))
+    number = cells["blank_lines"].execution_count
+    assert re.findall(r"Cell In\[\d+\], line \d+", text)[-1] == f"Cell In[{number}], line 5"
+
+
+def test_a_trailing_semicolon_hides_the_value(cells):
+    cell = cells["quiet"]
+    assert error(cell) is None and not data(cell, "text/plain")
+
+
+def test_compare_takes_any_call(cells):
+    assert stream(cells["compare_tricky"]) == "f(1.0, -1.0) f(1.0, **opts)\n"
+    assert "NameError: name 'undefined_name' is not defined" in usage_error(
+        cells["compare_undefined"])
 
 
 def test_unknown_static_name_is_named(cells):
-    out = error(cells["bad_static"])
-    assert out.ename == "ValueError" and "nope" in out.evalue
+    assert "nope" in usage_error(cells["bad_static"])
 
 
 def test_slow_builds_show_their_progress_then_remove_it(cells):

@@ -131,3 +131,15 @@ def aliases():
     b = a
     b[0] = 7.0
     return a
+
+
+def doubled_plus_one(x):
+    return x * 2 + 1
+
+
+def calls_a_graph_function(x):
+    import nbgraph as ng
+
+    graph = ng.function(doubled_plus_one)
+    y = graph(x)
+    return y + 1

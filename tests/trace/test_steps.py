@@ -75,3 +75,14 @@ def test_deleted_variables_leave_the_frame():
     assert "x" in recording.steps[2].locals
     assert "x" not in recording.steps[3].locals
     assert recording.steps[3].changed == ["x"]
+
+
+def test_a_graph_function_call_is_one_step_even_when_it_is_traced():
+    recording = step(programs.calls_a_graph_function, np.arange(3.0))
+    at = lambda text: line_of(programs.calls_a_graph_function, text)  # noqa: E731
+    # Its first call converts, traces and compiles: none of that (nbgraph's code under
+    # the user's file name) is stepped into.
+    assert {s.function for s in recording.steps} == {"calls_a_graph_function"}
+    assert [s.lineno for s in recording.steps] == [
+        at("import nbgraph"), at("graph = ng.function"), at("y = graph(x)"),
+        at("return y + 1"), at("return y + 1")]

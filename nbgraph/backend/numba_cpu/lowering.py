@@ -393,7 +393,7 @@ class Lowering:
                 for a, t in zip(args, operands)]
 
     def _callee(self, fn: Callable) -> str:
-        if isinstance(fn, np.ufunc):
+        if isinstance(fn, np.ufunc) and getattr(np, fn.__name__, None) is fn:
             return f"np.{fn.__name__}"
         module = getattr(fn, "__module__", "") or ""
         name = getattr(fn, "__name__", "")
