@@ -119,7 +119,7 @@ class GraphFunction:
             raise _call_error(self.python_function, args, kwargs) from None
         bound.apply_defaults()
         statics = tuple((n, bound.arguments.pop(n)) for n in self.static_argnames)
-        return bound.args, bound.kwargs, statics
+        return (*_split_dynamic(self.signature, bound.arguments), statics)
 
     def _key(self, args: tuple, kwargs: dict, statics: tuple) -> Any:
         keys = [_leaf_key(a) for a in args]
@@ -234,10 +234,30 @@ def _call_error(fn: Callable, args: tuple, kwargs: dict) -> TypeError:
     return TypeError(f"{fn.__qualname__}() got arguments it cannot take")
 
 
+def _split_dynamic(signature: inspect.Signature, arguments: dict) -> tuple[tuple, dict]:
+    """Bound arguments (statics taken out) as positional values while they can be, then
+    values by parameter name (``*args`` as a tuple under its name) and ``**kwargs``'s."""
+    args: list = []
+    kwargs: dict = {}
+    positional = True
+    for p in signature.parameters.values():
+        if p.name not in arguments:  # a static argument: what follows goes by name
+            positional = False
+        elif positional and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            args.append(arguments[p.name])
+        elif positional and p.kind is p.VAR_POSITIONAL:
+            args.extend(arguments[p.name])
+        elif p.kind is p.VAR_KEYWORD:
+            kwargs.update(arguments[p.name])
+        else:
+            kwargs[p.name] = arguments[p.name]
+    return tuple(args), kwargs
+
+
 def _rebind(signature: inspect.Signature, args: tuple, kwargs: dict, statics: dict
             ) -> inspect.BoundArguments:
-    """The call's arguments again, from the dynamic ones (``BoundArguments.args`` and
-    ``.kwargs`` once the statics were taken out) and the static values."""
+    """The call's arguments again, from the dynamic ones (see ``_split_dynamic``) and
+    the static values."""
     positional, named, arguments = list(args), dict(kwargs), {}
     for p in signature.parameters.values():
         if p.name in statics:
@@ -248,7 +268,10 @@ def _rebind(signature: inspect.Signature, args: tuple, kwargs: dict, statics: di
             elif p.name in named:
                 arguments[p.name] = named.pop(p.name)
         elif p.kind is p.VAR_POSITIONAL:
-            arguments[p.name], positional = tuple(positional), []
+            if p.name in named:
+                arguments[p.name] = tuple(named.pop(p.name))
+            else:
+                arguments[p.name], positional = tuple(positional), []
         elif p.kind is p.KEYWORD_ONLY:
             if p.name in named:
                 arguments[p.name] = named.pop(p.name)
