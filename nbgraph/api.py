@@ -201,13 +201,12 @@ class GraphFunction:
         if self.last_build is not built:  # a new signature: time its first run too
             start = time.perf_counter()
             try:
-                result = entry(leaves)
-            finally:
+                return entry(leaves)
+            finally:  # also when the call fails: the graph helps most then
                 self.last_build["first_run"] = time.perf_counter() - start
-            hook, self.after_first_call = self.after_first_call, None
-            if hook is not None:
-                hook(entry.graph)
-            return result
+                hook, self.after_first_call = self.after_first_call, None
+                if hook is not None:
+                    hook(entry.graph)
         return entry(leaves)
 
     def __get__(self, instance: Any, owner: Any = None) -> Any:

@@ -7,7 +7,9 @@ value in the last iteration and how many times it ran.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import io
 import math
 import warnings
 from collections import Counter
@@ -63,8 +65,9 @@ def summarize(value: Any, runs: int = 1) -> ValueSummary:
 
 def inspected(graph: Graph, leaves: Sequence[Any]) -> Graph:
     """``graph`` with every node's value from running it on ``leaves`` (the flat
-    parameter values).  If the run raises, the values up to the failing node are kept,
-    that node is marked as failed, and a warning names the error."""
+    parameter values; what it prints is dropped).  If the run raises, the values up to
+    the failing node are kept, that node is marked as failed, and a warning names the
+    error."""
     last: dict[Node, Any] = {}
     runs: Counter[Node] = Counter()
 
@@ -73,8 +76,9 @@ def inspected(graph: Graph, leaves: Sequence[Any]) -> Graph:
         runs[node] += 1
 
     failed = None
-    try:
-        RecordingInterpreter(graph, record).run(leaves)
+    try:  # what the function prints is not the point here
+        with contextlib.redirect_stdout(io.StringIO()):
+            RecordingInterpreter(graph, record).run(leaves)
     except Exception as exc:
         site = site_of(exc)
         failed = site.node if site is not None else None

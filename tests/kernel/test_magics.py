@@ -41,6 +41,8 @@ def double(x):
     return first_sum(x, 2) * 2
 print(first_sum.backend, first_sum.static_argnames, double(np.arange(4.0)))''',
     "error": "first_sum(np.arange(3.0), 5)",
+    "show_graph_failing": "%%autograph --show-graph\ndef past_end(x):\n    return x[5]\n"
+                          "past_end(np.ones(2))",
     "show_graph": "%%autograph --show-graph\ndef halve(x):\n    return x / 2\n"
                   "halve(np.ones(2))\nhalve(np.ones(3))",
     "compare_object": "r = %compare -o -r 3 collatz(27)\n"
@@ -123,6 +125,12 @@ def test_show_graph_displays_the_graph_after_the_first_call_only(cells):
     views = data(cell, "application/vnd.jupyter.widget-view+json")
     assert len(views) == 1  # the second call shows nothing more
     assert "graph halve" in data(cell, "text/plain")[0]  # the listing, for text front ends
+
+
+def test_show_graph_also_shows_the_graph_of_a_failing_first_call(cells):
+    cell = cells["show_graph_failing"]
+    assert error(cell).ename == "IndexError"
+    assert len(data(cell, "application/vnd.jupyter.widget-view+json")) == 1
 
 
 def test_compare_returns_the_numbers(cells):
