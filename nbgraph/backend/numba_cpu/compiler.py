@@ -25,6 +25,7 @@ from numba.core.errors import NumbaError
 from ...errors.exceptions import NbgraphPerformanceWarning
 from ...graph.ir import Graph, Node
 from ...graph.types import PYTHON, SCALAR, ListType, TensorType, TokenType, TupleType
+from .helpers import Interrupted
 from .lowering import FUNCTION, Lowering, lower
 
 _PY_TYPES = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
@@ -124,7 +125,10 @@ class NumbaGraph:
             self._compile(args)
         if self.fallback is not None:
             return self.fallback(args)
-        out = self.dispatcher(*args, *self.constants)
+        try:
+            out = self.dispatcher(*args, *self.constants)
+        except Interrupted:
+            raise KeyboardInterrupt from None
         if not (self.converters or self.const_results):
             return out
         out = list(out)

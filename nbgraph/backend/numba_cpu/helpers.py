@@ -103,3 +103,20 @@ def float_power(x, y):
     if x == 0.0 and y < 0.0:
         raise ZeroDivisionError("0.0 cannot be raised to a negative power")
     return x ** y
+
+
+class Interrupted(Exception):
+    """A compiled graph loop saw a pending signal (Ctrl-C, Jupyter's stop button); the
+    caller turns it into the KeyboardInterrupt Python has for it."""
+
+
+# Python's own check for pending signals; compiled code holds the GIL, so it may run
+# the handlers (the default SIGINT handler raises KeyboardInterrupt).
+_check_signals = types.ExternalFunction("PyErr_CheckSignals", types.intc())
+_CHECK_EVERY = 1 << 14  # loop iterations between checks: a few microseconds at most
+
+
+@njit(cache=True)
+def interrupted(ticks):
+    """Whether a signal is pending, looked at every ``_CHECK_EVERY`` iterations."""
+    return (ticks & (_CHECK_EVERY - 1)) == 0 and _check_signals() != 0

@@ -259,6 +259,7 @@ class Lowering:
         self._assign(names, list(other.results), indent + 1)
 
     def _while(self, node: Node, indent: int) -> None:
+        base = self._name(node, "s")  # the state variables are base_0, base_1, ...
         names = self._state_names(node, "s")
         test, body = node.arg
         for k, value in enumerate(node.inputs):
@@ -272,7 +273,13 @@ class Lowering:
             for k, param in enumerate(region.params):
                 if names[k] is not None:
                     self.names[param] = names[k]
+        # Signals are looked at now and then, so Ctrl-C stops a long or endless loop.
+        ticks = f"{base}_ticks"
+        self.emit(f"{ticks} = 0", indent, node)
         self.emit("while True:", indent, node)
+        self.emit(f"{ticks} += 1", indent + 1, node)
+        self.emit(f"if helpers.interrupted({ticks}):", indent + 1, node)
+        self.emit("raise helpers.Interrupted()", indent + 2, node)
         self._region(test, indent + 1)
         self.emit(f"if not {self.names[test.results[0]]}:", indent + 1, node)
         self.emit("break", indent + 2)
