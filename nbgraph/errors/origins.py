@@ -80,21 +80,20 @@ def generated_names() -> frozenset[str]:
     return frozenset()
 
 
-def frame_location(frame: types.FrameType, lasti: int | None = None,
-                   lineno: int | None = None) -> Loc:
-    """The file, line and columns a frame is at (``lasti``: a traceback's instruction)."""
+def _frame_location(frame: types.FrameType, caller: Loc | None) -> Loc:
+    """Where a frame of converted code is: file, line, the columns of the expression
+    running (when on one line), its function and that function's first line."""
     code = frame.f_code
-    lasti = frame.f_lasti if lasti is None else lasti
     col, end_col = 0, None
-    if lasti >= 0:
+    if frame.f_lasti >= 0:
         positions = list(code.co_positions())
-        index = lasti // 2
+        index = frame.f_lasti // 2
         if index < len(positions):
             start, end, c, e = positions[index]
             if start == end and c is not None:
                 col, end_col = c, e
-    name = getattr(code, "co_qualname", code.co_name)
-    return Loc(code.co_filename, lineno or frame.f_lineno, col, end_col, name)
+    return Loc(code.co_filename, frame.f_lineno, col, end_col, code.co_qualname, caller,
+               _owners[code].co_firstlineno)
 
 
 def user_location() -> Loc | None:
@@ -111,7 +110,5 @@ def user_location() -> Loc | None:
         frame = frame.f_back
     loc = None
     for f in reversed(frames):
-        here = frame_location(f)
-        loc = Loc(here.filename, here.lineno, here.col, here.end_col, here.function, loc,
-                  _owners[f.f_code].co_firstlineno)
+        loc = _frame_location(f, loc)
     return loc
