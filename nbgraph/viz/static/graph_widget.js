@@ -394,23 +394,18 @@ function render({ model, el: host }) {
 
   const onSelected = () => showSelection();
   const onUnfolded = () => showDetails(selectedId(), nodes()[selectedId()]);
-  model.on("change:svg", draw);
-  model.on("change:dot", draw);
-  model.on("change:selected", onSelected);
-  model.on("change:unfolded", onUnfolded);
-  model.on("change:show_types", syncToggles);
-  model.on("change:show_values", syncToggles);
+  const listeners = [
+    ["change:svg", draw], ["change:dot", draw], ["change:selected", onSelected],
+    ["change:unfolded", onUnfolded], ["change:show_types", syncToggles],
+    ["change:show_values", syncToggles],
+  ];
+  for (const [event, listener] of listeners) model.on(event, listener);
   syncToggles();
   showLegend();
   showDetails(selectedId(), nodes()[selectedId()]);
   draw();
   return () => {
-    model.off("change:svg", draw);
-    model.off("change:dot", draw);
-    model.off("change:selected", onSelected);
-    model.off("change:unfolded", onUnfolded);
-    model.off("change:show_types", syncToggles);
-    model.off("change:show_values", syncToggles);
+    for (const [event, listener] of listeners) model.off(event, listener);
   };
 }
 
