@@ -21,7 +21,7 @@ $(STAMP): pyproject.toml labextension/package.json
 		$(SUDO) apt-get install -y -q chromium graphviz; }
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e ".[test,lab]"
+	$(PY) -m pip install -q -e ".[test,lab,cuda]"
 	rm -rf $(LABEXT_DIR)
 	ln -s $(CURDIR)/nbgraph/labextension $(LABEXT_DIR)
 	$(VENV)/bin/jupyter labextension list 2>&1 | grep -q "nbgraph-labextension.*enabled"
@@ -44,6 +44,7 @@ lab: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m pip install -q -e ".[bench]"
 	$(PY) bench/run.py
+	$(PY) bench/gpu.py
 
 clean:
 	rm -rf $(VENV)

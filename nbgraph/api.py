@@ -20,7 +20,7 @@ from .graph.ir import Graph
 from .graph.passes import optimize
 from .graph.pytree import LEAF, flatten, tree_key, unflatten
 from .graph.runtime import ConsList
-from .graph.types import ListType, type_of
+from .graph.types import ListType, is_device_array, type_of
 from .progress import building
 
 DEFAULT_BACKEND = "cpu"
@@ -63,8 +63,8 @@ for _type in (bool, int, float, complex, *set(np.sctypeDict.values())):
 
 def _leaf_key(value: Any) -> Any:
     key = _SCALAR_KEYS.get(type(value))
-    if key is None and type(value) is np.ndarray:
-        return (value.dtype, value.ndim)
+    if key is None and (type(value) is np.ndarray or is_device_array(value)):
+        return (np.dtype(value.dtype), len(value.shape))
     return key
 
 

@@ -7,7 +7,7 @@ from typing import Any, Protocol
 
 from ..graph.ir import Graph
 
-BACKENDS = ("cpu", "interpret")
+BACKENDS = ("cpu", "cuda", "interpret")
 
 
 class Program(Protocol):
@@ -30,4 +30,8 @@ def compile_graph(graph: Graph, backend: str, parallel: bool = False) -> Program
         from .numba_cpu import NumbaGraph
 
         return NumbaGraph(graph, parallel=parallel)
+    if backend == "cuda":
+        from .numba_cuda import CudaGraph
+
+        return CudaGraph(graph)
     raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")

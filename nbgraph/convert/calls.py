@@ -56,7 +56,9 @@ def is_user_function(fn: Any) -> bool:
     filename = fn.__code__.co_filename
     if filename.startswith("<frozen") or is_converted(fn.__code__):
         return False
-    return not filename.startswith(_LIBRARY_DIRS)
+    # (Also packages installed elsewhere, e.g. a site-packages folder on PYTHONPATH.)
+    return not filename.startswith(_LIBRARY_DIRS) and not any(
+        f"{os.sep}{name}{os.sep}" in filename for name in ("site-packages", "dist-packages"))
 
 
 def _graph_args(args: tuple, kwargs: dict) -> bool:

@@ -34,7 +34,7 @@ def _internal_roots() -> list[str]:
         module = sys.modules.get(name)
         if module is not None and getattr(module, "__file__", None):
             roots.append(str(Path(module.__file__).resolve().parent))
-    from ..backend.numba_cpu.compiler import cache_dir
+    from ..backend.generated import cache_dir
 
     roots.append(str(cache_dir().resolve()))
     return roots

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..graph.ir import Graph
+from ..graph.types import host_value
 from .exceptions import GraphModeError
 from .frames import show_full_traceback, user_frames, user_traceback
 from .notes import HIDDEN_FRAMES, site_notes
@@ -84,6 +85,7 @@ def _locate(graph: Graph, leaves: Sequence[Any]) -> BaseException | None:
     from ..backend.interpret import Interpreter
 
     interpreter = Interpreter(graph, deadline=time.monotonic() + LOCATE_SECONDS)
+    leaves = [host_value(leaf) for leaf in leaves]  # the CUDA backend's device arrays
     sink = io.StringIO()
     try:
         with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink), \

@@ -9,6 +9,7 @@ encodes for free when types are inferred by running NumPy on example values.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -117,7 +118,33 @@ def type_of(value: Any) -> TensorType | None:
     dtype = _PY_SCALARS.get(type(value))
     if dtype is not None:
         return TensorType(dtype, 0, PYTHON)
+    if is_device_array(value):
+        return TensorType(np.dtype(value.dtype), len(value.shape), ARRAY)
     return None
+
+
+def is_device_array(value: Any) -> bool:
+    """Whether ``value`` is an array in GPU memory: numba-cuda's (its simulator's too)
+    or any object with ``__cuda_array_interface__`` (CuPy's, PyTorch's CUDA tensors)."""
+    if isinstance(value, np.ndarray):
+        return False
+    if hasattr(value, "__cuda_array_interface__"):
+        return True
+    # The simulator's arrays have no interface; nothing is on a device before numba.cuda
+    # is loaded.
+    return "numba.cuda" in sys.modules and getattr(value, "__cuda_ndarray__", False) is True
+
+
+def host_value(value: Any) -> Any:
+    """A device array copied to the host (the reference backend runs on NumPy); any
+    other value as it is."""
+    if not is_device_array(value):
+        return value
+    if not hasattr(value, "copy_to_host"):
+        from numba import cuda
+
+        value = cuda.as_cuda_array(value)
+    return value.copy_to_host()
 
 
 def result_type_of(value: Any) -> GraphType | None:

@@ -26,7 +26,7 @@ def _library_roots() -> tuple[str, ...]:
     roots.update(sysconfig.get_paths().get(key, "") for key in
                  ("stdlib", "platstdlib", "purelib", "platlib"))
     roots.update(getattr(site, "getsitepackages", lambda: [])())
-    from ..backend.numba_cpu.compiler import cache_dir
+    from ..backend.generated import cache_dir
 
     roots.add(str(cache_dir()))  # compiled graphs' generated modules
     roots.add(site.getusersitepackages() if site.ENABLE_USER_SITE else "")

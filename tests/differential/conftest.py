@@ -17,7 +17,7 @@ if str(REPO_ROOT) not in sys.path:
 
 import harness  # noqa: E402
 
-BACKENDS = os.environ.get("NBGRAPH_TEST_BACKENDS", "interpret,cpu").split(",")
+BACKENDS = os.environ.get("NBGRAPH_TEST_BACKENDS", "interpret,cpu,cuda").split(",")
 
 
 @pytest.fixture(params=BACKENDS, autouse=True)

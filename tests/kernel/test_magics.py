@@ -61,6 +61,9 @@ print(first_sum.backend, first_sum.static_argnames, double(np.arange(4.0)))''',
     "progress": "from nbgraph.kernel import extension\n"
                 "extension._loaded[id(get_ipython())].delay = 0.0\n"
                 "ng.function(lambda v: v * 2)(np.ones(3))",
+    "cuda": "%%autograph --backend cuda\ndef scaled(x):\n    return np.sum(x * 2.0)\n"
+            "r = %compare -o -r 2 scaled(np.arange(4.0))\n"
+            "print(scaled.backend, scaled(np.arange(4.0)), r.agreement.agree)",
     "unload": "%unload_ext nbgraph\n%load_ext nbgraph",
 }
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -193,3 +196,8 @@ def test_slow_builds_show_their_progress_then_remove_it(cells):
 
 def test_unload_and_load_again(cells):
     assert error(cells["unload"]) is None
+
+
+def test_autograph_and_compare_run_the_cuda_backend(cells):
+    """(The kernel inherits NUMBA_ENABLE_CUDASIM from the tests: the simulator in CI.)"""
+    assert stream(cells["cuda"]).strip() == "cuda 12.0 True"

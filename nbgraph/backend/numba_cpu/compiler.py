@@ -1,18 +1,14 @@
-"""Compile a lowered graph with Numba, with an on-disk cache, and run it.
+"""Compile a lowered graph with Numba and run it.
 
-The source goes to a file named by its hash (plus Python, NumPy, Numba and nbgraph
-versions), so Numba's own ``cache=True`` can reuse the machine code in a new process.
-Compilation happens on the first call, with the real argument types; if Numba cannot
-type a node, that node is lowered to a call back into Python and compilation retried.
+The source is loaded from a cache folder (``backend/generated.py``), so Numba's own
+``cache=True`` can reuse the machine code in a new process.  Compilation happens on the
+first call, with the real argument types; if Numba cannot type a node, that node is
+lowered to a call back into Python and compilation retried.
 """
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
-import os
 import re
-import sys
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -25,42 +21,11 @@ from numba.core.errors import NumbaError
 from ...errors.exceptions import NbgraphPerformanceWarning
 from ...graph.ir import Graph, Node
 from ...graph.types import PYTHON, SCALAR, ListType, TensorType, TokenType, TupleType
+from ..generated import load_source
 from .helpers import Interrupted
 from .lowering import FUNCTION, Lowering, lower
 
 _PY_TYPES = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
-
-
-def cache_dir() -> Path:
-    """Where compiled graphs live (``NBGRAPH_CACHE_DIR`` overrides)."""
-    default = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "nbgraph"
-    path = Path(os.environ.get("NBGRAPH_CACHE_DIR", default))
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
-def _versions() -> str:
-    from ... import __version__
-
-    return f"{sys.version}|{np.__version__}|{numba.__version__}|{__version__}"
-
-
-def _load(text: str, objects: dict[str, Any]) -> Any:
-    digest = hashlib.sha256((text + _versions()).encode()).hexdigest()[:24]
-    path = cache_dir() / f"graph_{digest}.py"
-    if not path.exists():
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(text)
-        tmp.replace(path)
-    name = f"nbgraph_compiled_{digest}"
-    module = sys.modules.get(name)
-    if module is None:
-        spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        sys.modules[name] = module
-    module.__dict__.update(objects)
-    return module
 
 
 def _output_converter(t: Any) -> Callable[[Any], Any] | None:
@@ -102,7 +67,7 @@ class NumbaGraph:
 
     def _build(self) -> None:
         self.lowering: Lowering = lower(self.graph, self.objmode, self.parallel)
-        module = _load(self.lowering.text, self.lowering.globals)
+        module = load_source(self.lowering.text, self.lowering.globals)
         self.dispatcher = numba.njit(
             cache=True, boundscheck=True, error_model="python", parallel=self.parallel,
         )(getattr(module, FUNCTION))

@@ -8,6 +8,7 @@ no temporaries; its leaves (arrays and scalars) are the group's inputs.
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -60,12 +61,14 @@ def _fusable(node: Node) -> bool:
         node.type.dtype.kind in "biufc"
 
 
-def find_groups(region: Region, uses: dict[Node, int]) -> dict[Node, Group]:
-    """Groups of this region, keyed by every member (roots and inner nodes)."""
+def find_groups(region: Region, uses: dict[Node, int],
+                fusable: Callable[[Node], bool] = _fusable) -> dict[Node, Group]:
+    """Groups of this region, keyed by every member (roots and inner nodes); ``fusable``
+    says which nodes a backend can compute element by element."""
     in_region = set(region.nodes)
     groups: dict[Node, Group] = {}
     for node in reversed(region.nodes):
-        if node in groups or not _fusable(node):
+        if node in groups or not fusable(node):
             continue
         group = Group(node)
         stack = [node]
@@ -73,7 +76,7 @@ def find_groups(region: Region, uses: dict[Node, int]) -> dict[Node, Group]:
             current = stack.pop()
             group.members.append(current)
             for source in current.inputs:
-                inner = (source in in_region and _fusable(source) and uses.get(source) == 1
+                inner = (source in in_region and fusable(source) and uses.get(source) == 1
                          and source not in groups)
                 if inner:
                     stack.append(source)

@@ -1,0 +1,52 @@
+"""Generated source as importable modules in a cache folder.
+
+The source goes to a file named by its hash (plus Python, NumPy, Numba and nbgraph
+versions), so Numba's own ``cache=True`` can reuse the machine code in a new process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numba
+import numpy as np
+
+
+def cache_dir() -> Path:
+    """Where compiled graphs live (``NBGRAPH_CACHE_DIR`` overrides)."""
+    default = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "nbgraph"
+    path = Path(os.environ.get("NBGRAPH_CACHE_DIR", default))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _versions() -> str:
+    from .. import __version__
+
+    return f"{sys.version}|{np.__version__}|{numba.__version__}|{__version__}"
+
+
+def load_source(text: str, objects: dict[str, Any], prefix: str = "graph") -> ModuleType:
+    """The module with this source (imported once per process), ``objects`` added to
+    its namespace."""
+    digest = hashlib.sha256((text + _versions()).encode()).hexdigest()[:24]
+    path = cache_dir() / f"{prefix}_{digest}.py"
+    if not path.exists():
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(text)
+        tmp.replace(path)
+    name = f"nbgraph_compiled_{prefix}_{digest}"
+    module = sys.modules.get(name)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        sys.modules[name] = module
+    module.__dict__.update(objects)
+    return module

@@ -1,0 +1,288 @@
+"""Device functions the generated kernels call (``df.`` in their source): NumPy's
+scalar semantics where CUDA's or Python's differ.
+
+Out-of-domain arguments give NaN and overflow gives inf, as NumPy's ufuncs do; the
+guards also keep numba-cuda's simulator, which runs kernels as Python, from raising
+Python's math errors.  Integer division by zero gives 0, as NumPy's does.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .checks import VALUE_ERROR
+from .device import cuda
+
+_device = cuda().jit(device=True)
+_EXP_MAX = 709.782712893384  # math.log(sys.float_info.max)
+
+
+@_device
+def exp(x):
+    return math.inf if x > _EXP_MAX else math.exp(x)
+
+
+@_device
+def expm1(x):
+    return math.inf if x > _EXP_MAX else math.expm1(x)
+
+
+@_device
+def exp2(x):
+    return math.inf if x > 1024.0 else math.pow(2.0, x)
+
+
+@_device
+def sinh(x):
+    if abs(x) > _EXP_MAX + 0.6931471805599453:
+        return math.copysign(math.inf, x)
+    return math.sinh(x)
+
+
+@_device
+def cosh(x):
+    return math.inf if abs(x) > _EXP_MAX + 0.6931471805599453 else math.cosh(x)
+
+
+@_device
+def log(x):
+    if x < 0 or x != x:
+        return math.nan
+    return -math.inf if x == 0 else math.log(x)
+
+
+@_device
+def log2(x):
+    if x < 0 or x != x:
+        return math.nan
+    return -math.inf if x == 0 else math.log2(x)
+
+
+@_device
+def log10(x):
+    if x < 0 or x != x:
+        return math.nan
+    return -math.inf if x == 0 else math.log10(x)
+
+
+@_device
+def log1p(x):
+    if x < -1 or x != x:
+        return math.nan
+    return -math.inf if x == -1 else math.log1p(x)
+
+
+@_device
+def sqrt(x):
+    return math.nan if x < 0 or x != x else math.sqrt(x)
+
+
+@_device
+def cbrt(x):
+    return -math.pow(-x, 1.0 / 3.0) if x < 0 else math.pow(x, 1.0 / 3.0)
+
+
+@_device
+def arcsin(x):
+    return math.nan if abs(x) > 1 or x != x else math.asin(x)
+
+
+@_device
+def arccos(x):
+    return math.nan if abs(x) > 1 or x != x else math.acos(x)
+
+
+@_device
+def arccosh(x):
+    return math.nan if x < 1 or x != x else math.acosh(x)
+
+
+@_device
+def arctanh(x):
+    if abs(x) > 1 or x != x:
+        return math.nan
+    if abs(x) == 1:
+        return math.copysign(math.inf, x)
+    return math.atanh(x)
+
+
+@_device
+def deg2rad(x):
+    return x * (math.pi / 180.0)
+
+
+@_device
+def rad2deg(x):
+    return x * (180.0 / math.pi)
+
+
+@_device
+def trunc(x):
+    """Toward zero, as a float (math.trunc gives an int); inf and NaN kept."""
+    if x != x or abs(x) >= 4503599627370496.0:  # 2**52: already an integer
+        return x
+    return x - math.fmod(x, 1.0)
+
+
+@_device
+def floor(x):
+    t = trunc(x)
+    return t - 1.0 if t > x else t
+
+
+@_device
+def ceil(x):
+    t = trunc(x)
+    return t + 1.0 if t < x else t
+
+
+@_device
+def rint(x):
+    """Round half to even, as np.rint and np.round."""
+    r = floor(x + 0.5)
+    if r - x == 0.5 and math.fmod(r, 2.0) != 0:
+        r -= 1.0
+    return r
+
+
+@_device
+def divide(a, b):
+    if b == 0:
+        if a == 0 or a != a:
+            return math.nan
+        return math.copysign(math.inf, a) * math.copysign(1.0, b)
+    return a / b
+
+
+@_device
+def power(a, b):
+    if a == 1 or b == 0:
+        return 1.0
+    if a != a or b != b:
+        return math.nan
+    if a < 0 and b != trunc(b):
+        return math.nan
+    if a == 0:
+        return math.inf if b < 0 else 0.0
+    magnitude = b * math.log(abs(a))
+    if magnitude > _EXP_MAX:
+        sign = -1.0 if a < 0 and math.fmod(b, 2.0) != 0 else 1.0
+        return sign * math.inf
+    return math.pow(a, b)
+
+
+@_device
+def int_power(a, b, err, node):
+    """a ** b for integers, wrapping like NumPy; a negative exponent is NumPy's
+    ValueError, reported through ``err``."""
+    if b < 0:
+        err[0] = VALUE_ERROR
+        err[1] = node
+        return a - a
+    result = a - a + 1
+    while b > 0:
+        if b & 1:
+            result *= a
+        a *= a
+        b >>= 1
+    return result
+
+
+@_device
+def fmod_float(a, b):
+    return math.nan if b == 0 or a != a or b != b or math.isinf(a) else math.fmod(a, b)
+
+
+@_device
+def fmod_int(a, b):
+    """C's integer remainder (the sign of the dividend), 0 for a zero divisor."""
+    if b == 0:
+        return a - a
+    r = a % b
+    if r != 0 and (r < 0) != (a < 0):
+        r -= b
+    return r
+
+
+@_device
+def floor_divide_int(a, b):
+    return a - a if b == 0 else a // b
+
+
+@_device
+def remainder_int(a, b):
+    return a - a if b == 0 else a % b
+
+
+@_device
+def remainder_float(a, b):
+    """NumPy's float remainder: the sign of the divisor."""
+    if b == 0 or a != a or b != b or math.isinf(a):
+        return math.nan
+    if math.isinf(b):
+        return a if (a >= 0) == (b > 0) or a == 0 else b
+    mod = math.fmod(a, b)
+    if mod != 0:
+        if (b < 0) != (mod < 0):
+            mod += b
+    else:
+        mod = math.copysign(0.0, b)
+    return mod
+
+
+@_device
+def floor_divide_float(a, b):
+    """NumPy's float floor division (its npy_divmod)."""
+    if b == 0 or a != a or b != b:
+        return divide(a, b)
+    if math.isinf(a):
+        return math.nan
+    mod = math.fmod(a, b)
+    div = (a - mod) / b
+    if mod != 0 and (b < 0) != (mod < 0):
+        div -= 1.0
+    if div == 0:
+        return math.copysign(0.0, a / b)
+    result = floor(div)
+    if div - result > 0.5:
+        result += 1.0
+    return result
+
+
+@_device
+def maximum(a, b):
+    """NaN wins, as in np.maximum."""
+    return a if a >= b or a != a else b
+
+
+@_device
+def minimum(a, b):
+    return a if a <= b or a != a else b
+
+
+@_device
+def fmax(a, b):
+    """NaN loses, as in np.fmax."""
+    return a if a >= b or b != b else b
+
+
+@_device
+def fmin(a, b):
+    return a if a <= b or b != b else b
+
+
+@_device
+def sign(x):
+    if x != x:
+        return x
+    return 1 if x > 0 else (-1 if x < 0 else 0)
+
+
+@_device
+def square(x):
+    return x * x
+
+
+@_device
+def reciprocal(x):
+    return 1 / x

@@ -1,0 +1,387 @@
+"""Per-function rules of the CUDA backend: how getitem, setitem, matmul, creation and
+views become steps.  Each rule returns the node's step, or None when the node is not
+a case it handles (the program then tries its general rules, and refuses the node if
+none applies)."""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ...graph import runtime
+from ...graph.functions import Call
+from ...graph.ir import Node, Op
+from ...graph.template import Hole, fill
+from ...graph.traced import call_method
+from ...graph.types import ARRAY, TensorType, type_of
+from . import checks, creation, views
+from .device import as_device, cuda
+from .elementwise import Elementwise
+from .layout import contiguous
+from .matmul import matmul
+from .reductions import reduce
+from .scalar_ops import UnsupportedElement
+from .steps import Env, Step, is_array
+
+if TYPE_CHECKING:
+    from .program import CudaGraph as Program
+
+MATMUL = frozenset({operator.matmul, np.matmul, np.dot})
+_FILLS = {np.zeros: 0, np.ones: 1, np.empty: 0, np.zeros_like: 0, np.ones_like: 1,
+          np.empty_like: 0}
+
+
+def _static(node: Node) -> bool:
+    """Whether the node's arguments other than its array are all known on the host."""
+    return all(not isinstance(i.type, TensorType) or i.type.flavor != ARRAY
+               for i in node.inputs[1:])
+
+
+def _getitem(program: Program, node: Node) -> Step | None:
+    source = node.inputs[0]
+    if not program._device(source) or node.arg.args[0] != Hole(0):
+        return None
+    template = node.arg.args[1]
+    rest = node.inputs[1:]
+    on = [program._device(i) for i in rest]
+    if _advanced(template):  # a list of indices: uploaded once, then a gather
+        if not isinstance(template, list) or rest:
+            return None
+        program.may_fail = True
+        number = program.numbers[node]
+        index = np.asarray(template)
+        if index.dtype.kind not in "iu":
+            return None
+        held: list[Any] = []
+
+        def gather_constant(env: Env) -> None:
+            if not held:
+                held.append(as_device(index))
+            env[node] = checks.take(program.err, env[source], held[0], number, contiguous)
+        return gather_constant
+    if not any(on):
+        def basic(env: Env) -> None:
+            key = fill(template, [env[source], *(env[i] for i in rest)])
+            env[node] = views.index(env[source], key)
+        return basic
+    if template == Hole(1) and rest[0].type.dtype.kind in "iu" and rest[0].type.ndim >= 1:
+        program.may_fail = True
+        number = program.numbers[node]
+        index = rest[0]
+
+        def gather(env: Env) -> None:
+            env[node] = checks.take(program.err, env[source], env[index], number, contiguous)
+        return gather
+    if all(i.type.ndim == 0 and i.type.dtype.kind in "iu" for i in rest):
+        readers = [program._reader(i) for i in rest]
+
+        def scalar_index(env: Env) -> None:  # an index computed on the device: read it
+            key = fill(template, [env[source], *(read(env) for read in readers)])
+            env[node] = views.index(env[source], key)
+        return scalar_index
+    return None
+
+
+def _advanced(template: Any) -> bool:
+    """Whether an index template has NumPy's advanced indices as constants (lists)."""
+    items = template if isinstance(template, tuple) else (template,)
+    return any(isinstance(i, (list, np.ndarray)) for i in items)
+
+
+def _setitem(program: Program, node: Node) -> Step | None:
+    """``x[key] = value`` as a functional update: into ``x`` itself where the graph
+    no longer needs the old ``x`` (``Ownership``), else into a copy."""
+    call = node.arg
+    target = node.inputs[0]
+    if call.args[0] != Hole(0) or not program._device(target):
+        return None
+    key_template, value_template = call.args[1], call.args[2]
+    if _advanced(key_template):
+        return None
+    value = node.inputs[value_template.index] if isinstance(value_template, Hole) else None
+    keys = [i for i in node.inputs[1:] if i is not value]
+    if any(program._device(i) and i.type.ndim > 0 for i in keys):
+        return None  # advanced-index assignment
+    get = {i: program._reader(i) for i in keys}
+    for i in (target, value):
+        if i is not None:
+            get[i] = lambda env, i=i: env[i]
+    readers = [get[i] for i in node.inputs]
+    assign = _assigner(program, node, value, value_template)
+    if assign is None:
+        return None
+    in_place = node in program.ownership.in_place
+
+    def setitem(env: Env) -> None:
+        holes = [read(env) for read in readers]
+        array = holes[0] if in_place else _copy(holes[0])
+        assign(views.index(array, fill(key_template, holes)), fill(value_template, holes))
+        env[node] = array
+    return setitem
+
+
+def _assigner(program: Program, node: Node, value: Node | None, template: Any
+              ) -> Callable[[Any, Any], None] | None:
+    """How a value is written into a device view: a kernel that broadcasts and casts a
+    device array or a host scalar into the view's elements, whatever its strides."""
+    source = value
+    if source is None:
+        t = type_of(template)
+        if t is None:
+            return None
+        source = Node(Op.PARAM, (), 0, t)
+    dtype = node.type.dtype
+    copy = Node(Op.CALL, (source,), Call(runtime.astype, (Hole(0), dtype), {}),
+                TensorType(dtype, source.type.ndim, ARRAY), node.loc)
+    try:
+        kernel = Elementwise([copy], [source], [program._device(source)],
+                             lambda n: 0)
+    except UnsupportedElement:
+        return None
+
+    def assign(view: Any, item: Any) -> None:
+        kernel(program.err, [item], out=view)
+    return assign
+
+
+def _copy(array: Any) -> Any:
+    out = cuda().device_array(array.shape, array.dtype)
+    if array.size:
+        source = contiguous(array)
+        out.copy_to_device(source if source is not array else array)
+    return out
+
+
+def _matmul(program: Program, node: Node) -> Step | None:
+    call = node.arg
+    operands = (call.args[0], *call.args[2:]) if call.fn is call_method else call.args
+    if len(node.inputs) != 2 or call.kwargs or tuple(operands) != (Hole(0), Hole(1)):
+        return None
+    a, b = (program._on_device(i) for i in node.inputs)
+    dtype = node.type.dtype
+    program.on_device[node] = True
+
+    def product(env: Env) -> None:
+        env[node] = matmul(a(env), b(env), dtype)
+    return product
+
+
+def _shape_dim(program: Program, node: Node) -> Step:
+    program.on_device[node] = False
+    source = node.inputs[0]
+    axis = node.arg.args[1]
+
+    def shape_dim(env: Env) -> None:
+        env[node] = env[source].shape[axis]
+    return shape_dim
+
+
+def _size(program: Program, node: Node) -> Step | None:
+    if len(node.inputs) != 1 or len(node.arg.args) != 1:
+        return None
+    program.on_device[node] = False
+    source = node.inputs[0]
+
+    def size(env: Env) -> None:
+        env[node] = int(env[source].size)
+    return size
+
+
+def _view(how: Callable[[Any, list, dict], Any]) -> Callable[[Program, Node], Step | None]:
+    """A rule for an operation that is a view (or copy) of its device array."""
+    def rule(program: Program, node: Node) -> Step | None:
+        if not node.inputs or not program.on_device.get(node.inputs[0]) or not _static(node):
+            return None
+        values = program._values(node)
+
+        def view(env: Env) -> None:
+            args, kwargs = values(env)
+            env[node] = how(args[0], list(args[1:]), kwargs)
+        return view
+    return rule
+
+
+def _method_args(args: list, kwargs: dict) -> tuple[list, dict]:
+    return args[1:], kwargs  # call_method's second argument is the method name
+
+
+def _reshape(a: Any, args: list, kwargs: dict) -> Any:
+    shape = args[0] if len(args) == 1 else tuple(args)
+    return views.reshape(a, shape)
+
+
+def _creation(program: Program, node: Node) -> Step | None:
+    fn = node.arg.fn
+    if not is_array(node) or (not _static(node) and fn not in (
+            np.zeros_like, np.ones_like, np.empty_like, np.full_like)):
+        return None
+    values = program._values(node)
+    dtype = node.type.dtype
+    program.on_device[node] = True
+
+    def create(env: Env) -> None:
+        args, kwargs = values(env)
+        env[node] = _create(fn, args, kwargs, dtype)
+    return create
+
+
+def _create(fn: Callable, args: list, kwargs: dict, dtype: np.dtype) -> Any:
+    if fn in _FILLS:
+        shape = np.shape(args[0]) if fn.__name__.endswith("_like") else args[0]
+        return creation.full(_shape(shape), _FILLS[fn], dtype)
+    if fn is np.full:
+        return creation.full(_shape(args[0]), args[1], dtype)
+    if fn is np.full_like:
+        return creation.full(np.shape(args[0]), args[1], dtype)
+    if fn is np.arange:
+        bounds = list(args) + [None] * (3 - len(args))
+        start, stop, step = bounds
+        if stop is None:
+            start, stop = 0, start
+        return creation.arange(start, stop, 1 if step is None else step, dtype)
+    if fn is np.linspace:
+        num = kwargs.get("num", args[2] if len(args) > 2 else 50)
+        return creation.linspace(args[0], args[1], int(num),
+                                 bool(kwargs.get("endpoint", True)), dtype)
+    raise AssertionError(fn)
+
+
+def _shape(shape: Any) -> tuple[int, ...]:
+    return (int(shape),) if np.ndim(shape) == 0 else tuple(int(s) for s in shape)
+
+
+def _count_nonzero(program: Program, node: Node) -> Step | None:
+    """np.count_nonzero(x, axis): a ``x != 0`` kernel and a sum."""
+    call, source = node.arg, node.inputs[0]
+    if not program._device(source) or call.args[1:] or set(call.kwargs) - {"axis", "keepdims"}:
+        return None
+    axis, keepdims = call.kwargs.get("axis"), call.kwargs.get("keepdims", False)
+    if not (axis is None or type(axis) is int) or type(keepdims) is not bool:
+        return None
+    nonzero = Node(Op.CALL, (source,), Call(np.not_equal, (Hole(0), 0), {}),
+                   TensorType(np.dtype(bool), source.type.ndim, ARRAY), node.loc)
+    mask = Elementwise([nonzero], [source], [True], lambda n: 0)
+    program.on_device[node] = True
+
+    def count_nonzero(env: Env) -> None:
+        env[node] = reduce(mask(program.err, [env[source]]), "sum", axis, keepdims,
+                           np.dtype(np.int64))
+    return count_nonzero
+
+
+def _join(program: Program, node: Node) -> Step | None:
+    """np.concatenate / np.stack of several device arrays: each copied (and cast) into
+    its part of one new array by the copying kernel."""
+    call = node.arg
+    parts = call.args[0]
+    if not isinstance(parts, (tuple, list)) or call.args[1:] or set(call.kwargs) - {"axis"} \
+            or len(parts) != len(node.inputs) or any(not isinstance(p, Hole) for p in parts):
+        return None
+    axis = call.kwargs.get("axis", 0)
+    if type(axis) is not int or not all(program._device(i) for i in node.inputs):
+        return None
+    ndim = node.inputs[0].type.ndim
+    # vstack and hstack are concatenations of rows and columns; 1-d rows stack.
+    stack = call.fn is np.stack or (call.fn is np.vstack and ndim == 1)
+    if call.fn is np.hstack:
+        axis = 0 if ndim == 1 else 1
+    dtype = node.type.dtype
+    copies = [_assigner(program, node, i, None) for i in node.inputs]
+    if any(c is None for c in copies):
+        return None
+    inputs = [node.inputs[p.index] for p in parts]
+    program.on_device[node] = True
+
+    def join(env: Env) -> None:
+        arrays = [env[i] for i in inputs]
+        shape, keys = _layout(stack, axis, [a.shape for a in arrays])
+        out = cuda().device_array(shape, dtype)
+        for copy, key, array in zip(copies, keys, arrays):
+            if array.size:
+                copy(views.index(out, key), array)
+        env[node] = out
+    return join
+
+
+def _layout(stack: bool, axis: int, shapes: list[tuple[int, ...]]
+            ) -> tuple[tuple[int, ...], list[tuple]]:
+    """The joined shape and each part's index into it (NumPy's rules and errors)."""
+    first = shapes[0]
+    ndim = len(first) + stack
+    if not -ndim <= axis < ndim:
+        raise np.exceptions.AxisError(axis, ndim)
+    axis %= ndim
+    if stack:
+        if any(s != first for s in shapes):
+            raise ValueError("all input arrays must have the same shape")
+        keys = [(slice(None),) * axis + (k,) for k in range(len(shapes))]
+        return (*first[:axis], len(shapes), *first[axis:]), keys
+    if any(len(s) != len(first) or s[:axis] + s[axis + 1:] != first[:axis] + first[axis + 1:]
+           for s in shapes):
+        raise ValueError("all the input array dimensions except for the concatenation axis "
+                         "must match exactly")
+    keys, start = [], 0
+    for s in shapes:
+        keys.append((slice(None),) * axis + (slice(start, start + s[axis]),))
+        start += s[axis]
+    return (*first[:axis], start, *first[axis + 1:]), keys
+
+
+def _host_list(program: Program, node: Node) -> Step | None:
+    """An array from a list of scalars built on the host: made there, then copied to
+    the device once (the list's items were host values already)."""
+    elem = node.inputs[0].type.elem
+    if not isinstance(elem, TensorType) or elem.ndim != 0 or any(
+            program._device(i) for i in node.inputs):
+        return None
+    program.on_device[node] = True
+    call = node.arg
+
+    def from_list(env: Env) -> None:
+        env[node] = as_device(call.apply([env[i] for i in node.inputs]))
+    return from_list
+
+
+def _tuple(program: Program, node: Node) -> Step:
+    program.on_device[node] = tuple(program._device(i) for i in node.inputs)
+
+    def make_tuple(env: Env) -> None:
+        env[node] = tuple(env[i] for i in node.inputs)
+    return make_tuple
+
+
+RULES: dict[Callable, Callable[[Program, Node], Step | None]] = {
+    operator.getitem: _getitem,
+    runtime.setitem: _setitem,
+    runtime.shape_dim: _shape_dim,
+    runtime.make_tuple: _tuple,
+    np.size: _size,
+    np.reshape: _view(lambda a, args, kw: _reshape(a, args, kw)),
+    np.ravel: _view(lambda a, args, kw: views.reshape(a, -1)),
+    np.transpose: _view(lambda a, args, kw: views.transpose(a, args[0] if args else None)),
+    np.copy: _view(lambda a, args, kw: _copy(a)),
+    np.count_nonzero: _count_nonzero,
+    np.concatenate: _join,
+    np.stack: _join,
+    np.vstack: _join,
+    np.hstack: _join,
+    runtime.list_to_array: _host_list,
+    **{fn: _view(lambda a, args, kw, fn=fn: views.restrided(a, lambda h: fn(h, *args, **kw)))
+       for fn in (np.expand_dims, np.swapaxes, np.squeeze, np.moveaxis)},
+    **{fn: _matmul for fn in MATMUL},
+    **{fn: _creation for fn in (*_FILLS, np.full, np.full_like, np.arange, np.linspace)},
+}
+METHOD_RULES: dict[str, Callable[[Program, Node], Step | None]] = {
+    "reshape": _view(lambda a, args, kw: _reshape(a, *_method_args(args, kw))),
+    "ravel": _view(lambda a, args, kw: views.reshape(a, -1)),
+    "flatten": _view(lambda a, args, kw: _copy(views.reshape(a, -1))),
+    "copy": _view(lambda a, args, kw: _copy(a)),
+    "transpose": _view(lambda a, args, kw: views.transpose(
+        a, tuple(args[1:]) if len(args) > 1 else None)),
+    "dot": _matmul,
+    **{name: _view(lambda a, args, kw, name=name: views.restrided(
+        a, lambda h: getattr(h, name)(*args[1:], **kw))) for name in ("squeeze", "swapaxes")},
+}

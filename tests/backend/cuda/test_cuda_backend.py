@@ -1,0 +1,175 @@
+"""The CUDA backend as a user meets it: device arrays in and out, data kept on the device
+between kernels, fusion, errors found on the device and mapped to the user's line, and
+a clear refusal of what it cannot run.  (Results against eager code on every supported
+case: the differential suite, which runs each test on this backend too.)"""
+
+import traceback
+
+import numpy as np
+import pytest
+from numba import cuda
+
+import nbgraph as ng
+from nbgraph.backend.numba_cuda import CudaGraph, DeviceUnsupportedError
+from nbgraph.graph.types import is_device_array
+
+X = np.linspace(-1.0, 2.0, 7)
+
+
+def fused(a, b):
+    return np.maximum(a * b + 1.0, 0.0) * (a - 0.5 * b)
+
+
+def relax(x, steps):
+    for _ in range(steps):
+        x = 0.5 * x + 1.0
+    return x
+
+
+def test_device_arrays_in_give_device_arrays_out_and_numpy_gives_numpy():
+    f = ng.function(fused, backend="cuda")
+    expected = fused(X, X[::-1])
+    host = f(X, X[::-1])
+    assert type(host) is np.ndarray
+    np.testing.assert_allclose(host, expected, rtol=1e-15)
+    device = f(cuda.to_device(X), cuda.to_device(X[::-1].copy()))
+    assert is_device_array(device)
+    np.testing.assert_allclose(device.copy_to_host(), expected, rtol=1e-15)
+
+
+def test_a_fused_group_is_one_kernel():
+    graph = ng.function(fused, backend="cuda").graph(X, X)
+    program = CudaGraph(graph)
+    assert len(program.plan.steps) == 1  # four array operations, one kernel
+
+
+def test_loop_state_stays_on_the_device(monkeypatch):
+    """Ten iterations of array work copy nothing back until the result is returned."""
+    f = ng.function(relax, backend="cuda")
+    x = cuda.to_device(X)
+    f(x, 2)  # compile first
+    copies = []
+    real = type(x).copy_to_host
+    monkeypatch.setattr(type(x), "copy_to_host",
+                        lambda self, *a, **k: copies.append(1) or real(self, *a, **k))
+    out = f(x, 10)
+    assert copies == []
+    np.testing.assert_allclose(out.copy_to_host(), relax(X, 10), rtol=1e-15)
+
+
+def gather(x, idx):
+    return x[idx] * 2.0
+
+
+def checked(x):
+    total = np.sum(x)
+    assert total > 0, "the total must be positive"
+    return x / total
+
+
+def test_out_of_bounds_gather_is_found_on_the_device_and_shown_at_the_users_line():
+    f = ng.function(gather, backend="cuda")
+    with pytest.raises(IndexError, match="index 9 is out of bounds") as info:
+        f(X, np.array([0, 9]))
+    last = traceback.extract_tb(info.value.__traceback__)[-1]
+    assert (last.name, last.line) == ("gather", "return x[idx] * 2.0")
+    np.testing.assert_allclose(f(X, np.array([1, -1])), gather(X, np.array([1, -1])))
+
+
+def test_assert_on_a_device_value_fails_at_the_users_line():
+    f = ng.function(checked, backend="cuda")
+    np.testing.assert_allclose(f(np.abs(X)), checked(np.abs(X)))
+    with pytest.raises(AssertionError, match="the total must be positive") as info:
+        f(-np.abs(X))
+    last = traceback.extract_tb(info.value.__traceback__)[-1]
+    assert last.line == 'assert total > 0, "the total must be positive"'
+    np.testing.assert_allclose(f(np.abs(X)), checked(np.abs(X)))  # the error is cleared
+
+
+def power(x, k):
+    return x ** k
+
+
+def test_integer_power_with_a_negative_exponent_raises_numpys_error():
+    f = ng.function(power, backend="cuda")
+    assert f(np.arange(4), 2).tolist() == [0, 1, 4, 9]
+    with pytest.raises(ValueError, match="Integers to negative integer powers"):
+        f(np.arange(4), np.array([1, 1, -1, 1]))
+
+
+def running_total(x):
+    return np.cumsum(x)
+
+
+def test_what_the_gpu_cannot_run_is_refused_before_running_with_the_line():
+    f = ng.function(running_total, backend="cuda")
+    with pytest.raises(DeviceUnsupportedError) as info:
+        f(X)
+    message = str(info.value)
+    assert "cumsum" in message and "backend='cpu'" in message
+    assert f"line {running_total.__code__.co_firstlineno + 1}" in message
+    assert isinstance(info.value, NotImplementedError)
+
+
+def test_compare_times_the_cuda_backend_against_eager():
+    result = ng.compare(ng.function(fused, backend="cuda"), X, X, rounds=2)
+    assert result.agreement.agree
+    assert result.graph.median > 0
+
+
+PTX_SCRIPT = """
+import types
+
+import numba.cuda.dispatcher
+import numpy as np
+
+import nbgraph as ng
+from nbgraph.backend.numba_cuda import CudaGraph
+
+# numba-cuda asks the current GPU for its compute capability when it compiles a device
+# function a kernel calls; here, with no GPU, the answer is the one compile_ptx is given.
+numba.cuda.dispatcher.get_current_device = lambda: types.SimpleNamespace(
+    compute_capability=(9, 0))
+
+def kernels(x, y, k):
+    a = np.where(x > y, np.exp(x) // 2.0, np.maximum(y, 0.5) % 3.0)
+    b = (k ** 2 + np.arange(3)) * np.float32(1.5)
+    return a, b, np.round(x, 1) + np.clip(y, -1, 1) ** 0.5, x.astype(np.int32) >> 1
+
+graph = ng.function(kernels, backend="cuda").graph(np.ones(3), np.ones((2, 3)), 2)
+texts = CudaGraph(graph).ptx(cc=(9, 0))
+assert all(".entry" in t for t in texts), [t[:300] for t in texts]
+print("compiled", len(texts))
+"""
+
+
+def test_generated_kernels_compile_to_ptx_without_a_gpu(tmp_path):
+    """Outside the simulator: numba-cuda's real compiler (NVVM, from nbgraph[cuda]),
+    no GPU needed."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, NUMBA_ENABLE_CUDASIM="0")
+    script = tmp_path / "kernels.py"  # graph mode reads the function's source
+    script.write_text(PTX_SCRIPT)
+    done = subprocess.run([sys.executable, str(script)], env=env, capture_output=True,
+                          text=True, timeout=300, cwd=tmp_path)
+    if "NVVM" in done.stderr and "not found" in done.stderr.lower():
+        pytest.skip("numba-cuda's compiler (NVVM) is not installed")
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip() == "compiled 4"
+
+
+def shifted(x, k):
+    return x + k
+
+
+# (The simulator adds NumPy scalars, which warn where they wrap around.)
+@pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")
+def test_python_ints_outside_the_dtype_raise_numpys_overflow_error():
+    f = ng.function(shifted, backend="cuda")
+    small = np.array([1, 200], dtype=np.uint8)
+    assert f(small, 100).tolist() == [101, 44]  # wraps around, as NumPy does
+    with pytest.raises(OverflowError, match="Python integer -3 out of bounds for uint8"):
+        f(small, -3)
