@@ -26,7 +26,7 @@ def cuda() -> ModuleType:
         raise ImportError(
             "backend='cuda' needs numba-cuda: pip install 'nbgraph[cuda]'") from exc
     # Small arrays make small grids, and numba-cuda warns about occupancy on each launch.
-    warnings.filterwarnings("ignore", message="Grid size .* under-utilization")
+    warnings.filterwarnings("ignore", message=".*Grid size .* under-utilization")
     return module
 
 
