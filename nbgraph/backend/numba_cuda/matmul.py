@@ -16,10 +16,9 @@ import functools
 from typing import Any
 
 import numpy as np
+from numba import cuda
 
 from . import device, layout
-
-cuda: Any = None  # numba.cuda, bound by layout.bind_cuda(globals()) (see layout.py)
 
 _SIGNATURE = "(n?,k),(k,m?)->(n?,m?)"
 
@@ -35,7 +34,6 @@ def _kernel(acc: np.dtype) -> Any:
     """Kernel ``(a, b, out)`` for C-contiguous ``(batch_a, n, k)``, ``(batch_b, k, m)`` and
     ``(batch, n, m)`` (a batch of 1 broadcasts): block ``g`` computes tile ``g % tiles``
     of matrix ``g // tiles``, the tiles running along rows of the output."""
-    layout.bind_cuda(globals())
     tile = _tile()
     acc_t = acc.type
 

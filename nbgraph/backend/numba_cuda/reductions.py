@@ -36,10 +36,9 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
+from numba import cuda
 
 from . import device, layout
-
-cuda: Any = None  # numba.cuda, bound by layout.bind_cuda(globals()) (see layout.py)
 
 # Device functions, compiled by _device.  load(x, idx, aux, pos, j, o) -> (value, index)
 # reads flat position ``pos``, the ``j``-th element of output ``o``.
@@ -161,7 +160,7 @@ _SECTOR = 32  # bytes: the unit of the GPU's memory transactions
 @functools.cache
 def _device(fn: Callable[..., Any]) -> Any:
     """``fn`` compiled as a device function (once per process)."""
-    return layout.bind_cuda(globals()).jit(device=True)(fn)
+    return cuda.jit(device=True)(fn)
 
 
 @functools.cache
@@ -208,7 +207,6 @@ def _thread_kernel(load: Callable[..., Any], merge: Callable[..., Any],
     """Kernel ``(x, idx, aux, n, inner, outputs, count, ident, out_v, out_i)``: thread
     ``o`` reduces output ``o``'s ``n`` elements, accumulating in ``acc`` from ``ident``
     (``count``: the elements behind each output, for ``finish``)."""
-    layout.bind_cuda(globals())
     strided, store = _strided(load, merge, acc), _store(finish)
 
     @cuda.jit
@@ -230,7 +228,6 @@ def _block_kernel(load: Callable[..., Any], merge: Callable[..., Any],
     ``o * parts + part`` of each output ``o``.  With ``inner == 1`` the outputs are rows,
     a row's lanes adjacent threads; else adjacent columns, adjacent threads in adjacent
     columns: either way a warp reads adjacent elements."""
-    layout.bind_cuda(globals())
     strided, merge_, store = _strided(load, merge, acc), _device(merge), _store(finish)
     acc_t = acc.type
     threads = device.block_size()  # a power of two, as width is
