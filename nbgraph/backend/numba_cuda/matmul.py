@@ -1,13 +1,16 @@
-"""Matrix products (``a @ b``) on the GPU: a tiled shared-memory kernel.
+"""Matrix products (``a @ b``) on the GPU: a tiled, register-blocked kernel.
 
 Operands are made C-contiguous and viewed as stacks of matrices ``(batch, n, k)`` and
 ``(batch, k, m)`` (a 1-d operand is a one-row or one-column matrix, as in NumPy).  Each
-block of ``TILE x TILE`` threads computes one ``TILE x TILE`` tile of one output matrix:
-for every ``TILE``-wide slice of ``k`` it loads one tile of each operand into shared
-memory (zeros past the edges), synchronises, and each thread adds that slice's products
-for its output element.  Products accumulate in the result dtype, as NumPy does (float32
-in float32, like its BLAS; integers wrap in theirs); bool results count the true
-products in int64 and store whether there were any (NumPy's or of ands).
+block of ``THREADS x THREADS`` threads computes one square tile of one output matrix,
+``THREADS * PER_THREAD`` on a side: for every ``DEPTH``-wide slice of ``k`` the block
+loads one tile of each operand into shared memory (zeros past the edges) and each
+thread accumulates ``PER_THREAD x PER_THREAD`` outputs in registers, so every value
+read from shared memory feeds several multiply-adds.  A thread's outputs are spaced
+``THREADS`` apart, so neighbouring threads read neighbouring shared-memory words and
+write neighbouring output elements.  Products accumulate in the result dtype, as NumPy
+does (float32 in float32, like its BLAS; integers wrap in theirs); bool results count
+the true products in int64 and store whether there were any (NumPy's or of ands).
 """
 
 from __future__ import annotations
@@ -23,10 +26,11 @@ from . import device, layout
 _SIGNATURE = "(n?,k),(k,m?)->(n?,m?)"
 
 
-def _tile() -> int:
-    """Tile edge: 16 (256 threads a block) on a GPU, 4 on the simulator, where every
-    thread is a Python thread."""
-    return 4 if device.simulated() else 16
+def _shape_of_tiles() -> tuple[int, int, int]:
+    """(THREADS, PER_THREAD, DEPTH): 16 x 16 threads of 4 x 4 outputs over 16-deep
+    slices on a GPU (64 x 64 tiles); 2 x 2 threads of 2 x 2 on the simulator, where
+    every thread is a Python thread."""
+    return (2, 2, 4) if device.simulated() else (16, 4, 16)
 
 
 @functools.cache
@@ -34,36 +38,58 @@ def _kernel(acc: np.dtype) -> Any:
     """Kernel ``(a, b, out)`` for C-contiguous ``(batch_a, n, k)``, ``(batch_b, k, m)`` and
     ``(batch, n, m)`` (a batch of 1 broadcasts): block ``g`` computes tile ``g % tiles``
     of matrix ``g // tiles``, the tiles running along rows of the output."""
-    tile = _tile()
+    threads, per, depth = _shape_of_tiles()
+    side = threads * per
+    count = threads * threads
+    loads = side * depth // count  # elements of each operand tile one thread loads
     acc_t = acc.type
 
     @cuda.jit
     def matmul_tiles(a, b, out):
-        a_tile = cuda.shared.array((tile, tile), acc_t)
-        b_tile = cuda.shared.array((tile, tile), acc_t)
+        a_tile = cuda.shared.array((depth, side), acc_t)  # a's tile, transposed
+        b_tile = cuda.shared.array((depth, side), acc_t)
+        total = cuda.local.array((per, per), acc_t)
+        a_part = cuda.local.array(per, acc_t)
+        b_part = cuda.local.array(per, acc_t)
         tx = cuda.threadIdx.x
         ty = cuda.threadIdx.y
+        t = ty * threads + tx
         n, k, m = out.shape[1], a.shape[2], out.shape[2]
-        tiles_m = (m + tile - 1) // tile
-        tiles = (n + tile - 1) // tile * tiles_m
+        tiles_m = (m + side - 1) // side
+        tiles = (n + side - 1) // side * tiles_m
         g = cuda.blockIdx.x
         z = g // tiles
-        row = g % tiles // tiles_m * tile + ty
-        col = g % tiles_m * tile + tx
+        top = g % tiles // tiles_m * side
+        left = g % tiles_m * side
         za = z if a.shape[0] > 1 else 0
         zb = z if b.shape[0] > 1 else 0
-        total = acc_t(0)
-        for start in range(0, k, tile):
-            a_tile[ty, tx] = acc_t(a[za, row, start + tx]) if row < n and start + tx < k \
-                else acc_t(0)
-            b_tile[ty, tx] = acc_t(b[zb, start + ty, col]) if start + ty < k and col < m \
-                else acc_t(0)
+        for i in range(per):
+            for j in range(per):
+                total[i, j] = acc_t(0)
+        for start in range(0, k, depth):
+            for e in range(loads):
+                index = t + e * count
+                r, q = index // depth, index % depth  # a: along k first (coalesced)
+                a_tile[q, r] = acc_t(a[za, top + r, start + q]) \
+                    if top + r < n and start + q < k else acc_t(0)
+                q, c = index // side, index % side
+                b_tile[q, c] = acc_t(b[zb, start + q, left + c]) \
+                    if start + q < k and left + c < m else acc_t(0)
             cuda.syncthreads()
-            for q in range(tile):
-                total += a_tile[ty, q] * b_tile[q, tx]
+            for q in range(depth):
+                for i in range(per):
+                    a_part[i] = a_tile[q, ty + i * threads]
+                    b_part[i] = b_tile[q, tx + i * threads]
+                for i in range(per):
+                    for j in range(per):
+                        total[i, j] += a_part[i] * b_part[j]
             cuda.syncthreads()
-        if row < n and col < m:
-            out[z, row, col] = total
+        for i in range(per):
+            row = top + ty + i * threads
+            for j in range(per):
+                col = left + tx + j * threads
+                if row < n and col < m:
+                    out[z, row, col] = total[i, j]
 
     return matmul_tiles
 
@@ -101,10 +127,11 @@ def matmul(a: Any, b: Any, dtype: np.dtype) -> Any:
     out = device.empty((batch, n, m), dtype)
     if out.size:
         acc = np.dtype(np.int64) if dtype == np.bool_ else dtype
-        tile = _tile()
-        tiles = batch * -(-n // tile) * -(-m // tile)
-        _kernel(acc)[tiles, (tile, tile)](layout.contiguous(a).reshape(a_shape),
-                                           layout.contiguous(b).reshape(b_shape), out)
+        threads, per, _ = _shape_of_tiles()
+        side = threads * per
+        tiles = batch * -(-n // side) * -(-m // side)
+        _kernel(acc)[tiles, (threads, threads)](layout.contiguous(a).reshape(a_shape),
+                                                 layout.contiguous(b).reshape(b_shape), out)
     result_shape = ((batch,) if max(a.ndim, b.ndim) == 3 else ()) + \
         ((n,) if a.ndim > 1 else ()) + ((m,) if b.ndim > 1 else ())
     return out.reshape(result_shape)
