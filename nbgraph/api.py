@@ -15,6 +15,7 @@ from .convert.calls import traced_function
 from .convert.conversion import convert, to_code
 from .errors.boundary import entry_point
 from .errors.mapping import mark_run, user_error
+from .errors.sites import site_of
 from .graph.build import trace
 from .graph.ir import Graph
 from .graph.passes import optimize
@@ -43,6 +44,10 @@ class _Compiled:
             outputs = self.run(leaves)
         except Exception as exc:
             mark_run(exc, self.graph, leaves, self.locates)
+            raise
+        except KeyboardInterrupt as exc:  # at a graph loop's line, when a backend knows it
+            if site_of(exc) is not None:
+                mark_run(exc, self.graph, leaves, located=True)
             raise
         if self.single:
             return outputs[0]

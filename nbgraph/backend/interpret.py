@@ -67,6 +67,10 @@ class Interpreter:
                     completed += 1
                     if self.deadline is not None and time.monotonic() > self.deadline:
                         raise TimeoutError("the interpret backend ran out of time")
+            except KeyboardInterrupt as exc:  # Ctrl-C: shown at the innermost loop
+                tag(exc, node, [])
+                tag_loop(exc, node, completed, body.names, state)
+                raise
             except Exception as exc:
                 tag_loop(exc, node, completed, body.names, state)
                 raise

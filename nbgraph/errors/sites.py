@@ -52,3 +52,11 @@ def tag_loop(exc: BaseException, node: Node, completed: int, names: tuple,
 def site_of(exc: BaseException) -> FailureSite | None:
     """The failing node recorded on ``exc``, if any."""
     return getattr(exc, _ATTRIBUTE, None)
+
+
+def interrupted_in(loop: Node) -> KeyboardInterrupt:
+    """The KeyboardInterrupt for Ctrl-C seen while the graph loop ``loop`` ran: shown at
+    the loop's line."""
+    exc = KeyboardInterrupt()
+    tag(exc, loop, [])
+    return exc

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -48,5 +49,8 @@ def test_interrupt_stops_a_compiled_loop_and_the_kernel_answers(kernel):
     assert reply["parent_header"]["msg_id"] == msg_id
     assert reply["content"]["status"] == "error"
     assert reply["content"]["ename"] == "KeyboardInterrupt"
+    shown = re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(reply["content"]["traceback"]))
+    assert shown.rstrip().splitlines()[-1].strip() != ""  # a traceback was shown
+    assert "while n > 0:" in shown  # at the loop's line, not inside nbgraph
     assert stopped < 5.0  # checked every 16K iterations: in practice milliseconds
     assert run(client, "spin(-1) + 1")["status"] == "ok"  # the kernel still answers

@@ -19,6 +19,7 @@ import numpy as np
 from numba.core.errors import NumbaError
 
 from ...errors.exceptions import NbgraphPerformanceWarning
+from ...errors.sites import interrupted_in
 from ...graph.ir import Graph, Node
 from ...graph.types import PYTHON, SCALAR, ListType, TensorType, TokenType, TupleType
 from ..generated import load_source
@@ -92,8 +93,8 @@ class NumbaGraph:
             return self.fallback(args)
         try:
             out = self.dispatcher(*args, *self.constants)
-        except Interrupted:
-            raise KeyboardInterrupt from None
+        except Interrupted as exc:
+            raise interrupted_in(self.lowering.loops[exc.args[0]]) from None
         if not (self.converters or self.const_results):
             return out
         out = list(out)

@@ -106,8 +106,9 @@ def float_power(x, y):
 
 
 class Interrupted(Exception):
-    """A compiled graph loop saw a pending signal (Ctrl-C, Jupyter's stop button); the
-    caller turns it into the KeyboardInterrupt Python has for it."""
+    """A compiled graph loop saw a pending signal (Ctrl-C, Jupyter's stop button); its
+    argument numbers the loop.  The caller turns it into the KeyboardInterrupt Python
+    has for it, at the loop's line."""
 
 
 # Python's own check for pending signals; compiled code holds the GIL, so it may run

@@ -90,6 +90,7 @@ class Lowering:
         self.globals: dict[str, Any] = {}
         self.params = [self._name(p, "p") for p in graph.body.params]
         self.callbacks: list[str] = []  # sources of the objmode call-site functions
+        self.loops: list[Node] = []  # while nodes, numbered as Interrupted reports them
 
     # --- names, literals ---------------------------------------------------------------
     def _name(self, node: Node, prefix: str = "v") -> str:
@@ -279,7 +280,8 @@ class Lowering:
         self.emit("while True:", indent, node)
         self.emit(f"{ticks} += 1", indent + 1, node)
         self.emit(f"if helpers.interrupted({ticks}):", indent + 1, node)
-        self.emit("raise helpers.Interrupted()", indent + 2, node)
+        self.emit(f"raise helpers.Interrupted({len(self.loops)})", indent + 2, node)
+        self.loops.append(node)
         self._region(test, indent + 1)
         self.emit(f"if not {self.names[test.results[0]]}:", indent + 1, node)
         self.emit("break", indent + 2)

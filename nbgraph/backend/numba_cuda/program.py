@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from ...errors.exceptions import GraphModeError
+from ...errors.sites import tag
 from ...graph import runtime
 from ...graph.functions import Call, is_effect
 from ...graph.ir import Graph, Node, Op, Region
@@ -236,8 +237,12 @@ class CudaGraph:
 
         def loop(env: Env) -> None:
             state = [move(env.get(i)) for move, i in zip(enter, node.inputs)]
-            while test_plan.run(env, state) and read(env):
-                state = [move(v) for move, v in zip(carry, body_plan.run(env, state))]
+            try:
+                while test_plan.run(env, state) and read(env):
+                    state = [move(v) for move, v in zip(carry, body_plan.run(env, state))]
+            except KeyboardInterrupt as exc:  # Ctrl-C: shown at the innermost loop
+                tag(exc, node, [])
+                raise
             env[node] = tuple(state)
         return loop
 
