@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from .backend import BACKENDS, Program, compile_graph
-from .convert.calls import traced_function
+from .convert.calls import Binding, traced_function
 from .convert.conversion import convert, to_code
 from .errors.boundary import entry_point
 from .errors.mapping import mark_run, user_error
@@ -30,14 +30,20 @@ DEFAULT_BACKEND = "cpu"
 class _Compiled:
     """One traced, optimised and compiled signature of a graph function."""
 
-    def __init__(self, graph: Graph, program: Program, locates: bool) -> None:
+    def __init__(self, graph: Graph, program: Program, locates: bool,
+                 helpers: list[Binding]) -> None:
         self.graph = graph
+        self.helpers = helpers  # a helper redefined since (a notebook cell run again)
         self.program = program
         self.run = program.run
         self.locates = locates  # the backend tags its errors with the failing node
         results = graph.body.results[:-1]  # the last result is the effect token
         self.fix_lists = [i for i, r in enumerate(results) if isinstance(r.type, ListType)]
         self.single = graph.out_tree is LEAF and not self.fix_lists
+
+    def out_of_date(self) -> bool:
+        """Whether a function the graph called has been redefined: trace again."""
+        return any(b.changed() for b in self.helpers)
 
     def __call__(self, leaves: Sequence[Any]) -> Any:
         try:
@@ -142,7 +148,7 @@ class GraphFunction:
             entry = self._cache.get(key)
         except TypeError:
             raise TypeError(f"static arguments of {self.__name__} must be hashable") from None
-        if entry is not None:
+        if entry is not None and not entry.out_of_date():
             return entry
         with building(self.__name__) as stage:
             stage("converting")
@@ -150,7 +156,7 @@ class GraphFunction:
             converted = convert(self.python_function)
             stage("tracing")
             converted_at = time.perf_counter()
-            graph = self._trace(converted, args, kwargs, statics)
+            graph, helpers = self._trace(converted, args, kwargs, statics)
             stage("compiling")
             traced_at = time.perf_counter()
             program = compile_graph(graph, self.backend, self.parallel)
@@ -158,11 +164,13 @@ class GraphFunction:
                 program.prepare(leaves)
         self.last_build = {"convert": converted_at - start, "trace": traced_at - converted_at,
                            "compile": time.perf_counter() - traced_at}
-        entry = self._cache[key] = _Compiled(graph, program, self.backend == "interpret")
+        entry = self._cache[key] = _Compiled(graph, program, self.backend == "interpret",
+                                             helpers)
         return entry
 
     def _trace(self, converted: Callable, args: tuple, kwargs: dict, statics: tuple
-               ) -> Graph:
+               ) -> tuple[Graph, list[Binding]]:
+        """The optimised graph, and the user's functions it called (see ``Binding``)."""
         fn = self.python_function
         static_values = dict(statics)
 
@@ -170,10 +178,10 @@ class GraphFunction:
             call = _rebind(self.signature, dynamic, dynamic_kw, static_values)
             return converted(*call.args, **call.kwargs)
 
-        with traced_function(fn):
+        with traced_function(fn) as helpers:
             graph = trace(fn.__name__, with_statics, args, kwargs)
         self.trace_count += 1
-        return optimize(graph)
+        return optimize(graph), helpers
 
     def graph(self, *args: Any, inspect: bool = False, **kwargs: Any) -> Graph:
         """The traced (optimised) graph for these arguments' signature, without running.
@@ -197,7 +205,7 @@ class GraphFunction:
             keys = tuple([_SCALAR_KEYS.get(type(a)) or (
                 (a.dtype, a.ndim) if type(a) is np.ndarray else None) for a in args])
             entry = self._cache.get((keys, ()))
-            if entry is not None:
+            if entry is not None and not (entry.helpers and entry.out_of_date()):
                 return entry(args)
         dyn, dyn_kw, statics = self._split(args, kwargs)
         leaves, _ = flatten((dyn, dyn_kw))

@@ -32,12 +32,19 @@ def _versions() -> str:
     return f"{sys.version}|{np.__version__}|{numba.__version__}|{__version__}"
 
 
+def _holds(path: Path, text: str) -> bool:
+    try:
+        return path.read_text() == text
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
 def load_source(text: str, objects: dict[str, Any], prefix: str = "graph") -> ModuleType:
     """The module with this source (imported once per process), ``objects`` added to
     its namespace."""
     digest = hashlib.sha256((text + _versions()).encode()).hexdigest()[:24]
     path = cache_dir() / f"{prefix}_{digest}.py"
-    if not path.exists():
+    if not _holds(path, text):  # new, or damaged since it was written
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(text)
         tmp.replace(path)

@@ -44,6 +44,23 @@ _LIST_CONSUMERS = {np.array, np.asarray, np.stack, np.vstack, np.hstack, np.conc
 class _CallStack(threading.local):
     def __init__(self) -> None:
         self.codes: list[types.CodeType] = []  # functions being traced, outermost first
+        # Module-level functions the graph being traced called, with where they are bound.
+        self.helpers: list[Binding] | None = None
+
+
+class Binding:
+    """A function called while tracing, found under ``name`` in its module's globals:
+    the graph is out of date once that name is bound to something else."""
+
+    __slots__ = ("function", "name", "namespace")
+
+    def __init__(self, function: Any, namespace: dict[str, Any], name: str) -> None:
+        self.function = function
+        self.namespace = namespace
+        self.name = name
+
+    def changed(self) -> bool:
+        return self.namespace.get(self.name) is not self.function
 
 
 _stack = _CallStack()
@@ -128,6 +145,8 @@ def converted_call(fn: Any, args: tuple, kwargs: dict) -> Any:
         raise fn.error()
     check_defined(args)
     check_defined(list(kwargs.values()))
+    if _stack.helpers is not None:
+        _record_helper(fn)
     fn = getattr(fn, "python_function", fn) if _is_graph_function(fn) else fn
     try:
         special = _SPECIAL.get(fn)
@@ -236,6 +255,24 @@ def _entered(fn: Callable) -> Iterator[None]:
         _stack.codes.pop()
 
 
-def traced_function(fn: Callable) -> contextlib.AbstractContextManager[None]:
-    """Context for tracing graph function ``fn`` (its own entry, for recursion checks)."""
-    return _entered(fn)
+@contextlib.contextmanager
+def traced_function(fn: Callable) -> Iterator[list[Binding]]:
+    """Context for tracing graph function ``fn`` (its own entry, for recursion checks);
+    gives the list of the module-level functions the trace calls."""
+    outer, _stack.helpers = _stack.helpers, []
+    try:
+        with _entered(fn):
+            yield _stack.helpers
+    finally:
+        _stack.helpers = outer
+
+
+def _record_helper(fn: Any) -> None:
+    """Note a user's module-level function (or graph function) called while tracing."""
+    target = getattr(fn, "python_function", fn) if _is_graph_function(fn) else fn
+    if not is_user_function(target) or target.__qualname__ != target.__name__:
+        return
+    namespace = target.__globals__
+    if namespace.get(target.__name__) is fn and not any(
+            b.function is fn for b in _stack.helpers):
+        _stack.helpers.append(Binding(fn, namespace, target.__name__))

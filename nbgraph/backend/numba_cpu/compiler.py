@@ -106,28 +106,47 @@ class NumbaGraph:
         return out
 
     def _compile(self, args: list[Any]) -> None:
+        for k, arg in enumerate(args):
+            reason = unsupported_argument(arg)
+            if reason is not None:
+                self._fall_back(f"its argument {k + 1} is {reason}")
+                return
         types = tuple(numba.typeof(a) for a in (*args, *self.constants))
+        cache_cleared = False
         while True:
             try:
                 self.dispatcher.compile(types)
                 self.compiled = True
                 return
             except Exception as exc:  # Numba's own assertions surface as plain errors
+                if not isinstance(exc, NumbaError) and not cache_cleared:
+                    # A damaged or stale cache entry (e.g. made for another module):
+                    # compile again from the source.
+                    self._clear_cache()
+                    cache_cleared = True
+                    self._build()
+                    continue
                 node = self._failing_node(exc) if isinstance(exc, NumbaError) else None
                 if node is None or node in self.objmode:
-                    self._fall_back(exc, node)
+                    self._fall_back(unsupported(node) if node is not None else (
+                        f"Numba failed on the generated code ({type(exc).__name__}: "
+                        f"{_first_line(exc)})"))
                     return
                 self.objmode.add(node)
                 self.python_nodes[node] = unsupported(node)
                 self._build()
 
-    def _fall_back(self, exc: Exception, node: Node | None) -> None:
+    def _clear_cache(self) -> None:
+        """Remove Numba's cached machine code for this graph's source."""
+        source = Path(self.dispatcher.py_func.__code__.co_filename)
+        for folder in (source.parent, source.parent / "__pycache__"):  # where Numba writes
+            for path in folder.glob(f"{source.stem}.*.nb[ic]"):
+                path.unlink(missing_ok=True)
+
+    def _fall_back(self, reason: str) -> None:
         """Run the graph with the reference backend: correct, only slower."""
         from ..interpret import Interpreter
 
-        reason = unsupported(node) if node is not None else (
-            f"Numba failed on the generated code ({type(exc).__name__}: "
-            f"{_first_line(exc)})")
         warnings.warn(
             f"nbgraph: the CPU backend cannot compile graph '{self.graph.name}': {reason}; "
             "it runs with the interpret backend instead (correct, but slower)",
@@ -145,6 +164,19 @@ class NumbaGraph:
             if node is not None and node.op.value == "call":
                 return node
         return None
+
+
+def unsupported_argument(value: Any) -> str | None:
+    """Why Numba cannot take this argument (an array of dates, strings or objects, or
+    in the other byte order), else None."""
+    if not isinstance(value, np.ndarray):
+        return None
+    if value.dtype.kind not in "biufc" or value.dtype == np.float16:
+        return f"an array of {value.dtype}, which Numba does not compile"
+    if not value.dtype.isnative:
+        return (f"a {value.dtype.newbyteorder('=')} array in the other byte order "
+                f"({value.dtype.str}); .astype({value.dtype.name!r}) makes a native one")
+    return None
 
 
 def unsupported(node: Node) -> str:

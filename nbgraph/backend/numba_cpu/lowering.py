@@ -396,7 +396,10 @@ class Lowering:
         weak = [t for t in operands if t.flavor == PYTHON]
         if not strong or not weak:
             return args
-        target = np.result_type(*strong, *(t.example() for t in weak))
+        try:
+            target = np.result_type(*strong, *(t.example() for t in weak))
+        except TypeError:  # no common type (datetime64 and a Python int): Numba decides
+            return args
         cast = self.literal(target)
         return [f"{cast}({a})" if t.flavor == PYTHON and t.dtype != target else a
                 for a, t in zip(args, operands)]

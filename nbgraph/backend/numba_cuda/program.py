@@ -34,6 +34,7 @@ from ...graph.ir import Graph, Node, Op, Region
 from ...graph.template import Hole, fill
 from ...graph.traced import call_method
 from ...graph.types import ARRAY, PYTHON, SCALAR, TensorType, TokenType
+from ..numba_cpu.compiler import unsupported_argument
 from ..numba_cpu.fusion import count_uses, find_groups
 from ..numba_cpu.ownership import Ownership
 from . import checks
@@ -94,9 +95,18 @@ class CudaGraph:
 
     # --- running ---------------------------------------------------------------------
     def prepare(self, args: Sequence[Any]) -> None:
-        """Check there is a GPU (kernels compile when first launched, specialised for
-        their arguments then)."""
+        """Check there is a GPU and the arguments can go to it (kernels compile when
+        first launched, specialised for their arguments then)."""
         check_available()
+        for k, arg in enumerate(args):
+            reason = unsupported_argument(arg) if isinstance(arg, np.ndarray) else None
+            if reason is None and isinstance(arg, np.ndarray) and arg.dtype.kind == "c":
+                reason = "an array of complex numbers"
+            if reason is not None:
+                raise DeviceUnsupportedError(
+                    f"the CUDA backend cannot take argument {k + 1} of graph "
+                    f"'{self.graph.name}': it is {reason}; run this function with "
+                    "backend='cpu'")
 
     def ptx(self, cc: tuple[int, int] = (7, 5)) -> list[str]:
         """The graph's generated elementwise kernels in PTX (no GPU needed)."""
