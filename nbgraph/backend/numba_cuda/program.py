@@ -389,11 +389,13 @@ def _reduction(node: Node) -> tuple[str, int | None, bool] | None:
         method, rest = call.args[1], call.args[2:]
     else:
         method, rest = _REDUCTIONS.get(call.fn), call.args[1:]
-    if method not in _METHOD_REDUCTIONS or rest or set(call.kwargs) - {"axis", "keepdims"}:
+    if method not in _METHOD_REDUCTIONS or len(rest) > 1 or (rest and "axis" in call.kwargs) \
+            or set(call.kwargs) - {"axis", "keepdims"}:
         return None
     if call.args[0] != Hole(0) or not is_array(node.inputs[0]):
         return None
-    axis, keepdims = call.kwargs.get("axis"), call.kwargs.get("keepdims", False)
+    axis = rest[0] if rest else call.kwargs.get("axis")  # m.max(0) is m.max(axis=0)
+    keepdims = call.kwargs.get("keepdims", False)
     if not (axis is None or type(axis) is int) or type(keepdims) is not bool:
         return None
     return method, axis, keepdims

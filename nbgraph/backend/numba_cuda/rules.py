@@ -17,7 +17,7 @@ from ...graph.ir import Node, Op
 from ...graph.template import Hole, fill
 from ...graph.traced import call_method
 from ...graph.types import ARRAY, TensorType, type_of
-from . import checks, creation, views
+from . import checks, creation, scan, views
 from .device import as_device, cuda
 from .elementwise import Elementwise
 from .layout import contiguous
@@ -67,6 +67,12 @@ def _getitem(program: Program, node: Node) -> Step | None:
             key = fill(template, [env[source], *(env[i] for i in rest)])
             env[node] = views.index(env[source], key)
         return basic
+    if template == Hole(1) and rest[0].type.dtype.kind == "b" and rest[0].type.ndim >= 1:
+        mask = rest[0]
+
+        def select(env: Env) -> None:  # a boolean mask: a scan, then a compaction
+            env[node] = scan.masked(env[source], env[mask])
+        return select
     if template == Hole(1) and rest[0].type.dtype.kind in "iu" and rest[0].type.ndim >= 1:
         program.may_fail = True
         number = program.numbers[node]
@@ -103,6 +109,9 @@ def _setitem(program: Program, node: Node) -> Step | None:
         return None
     value = node.inputs[value_template.index] if isinstance(value_template, Hole) else None
     keys = [i for i in node.inputs[1:] if i is not value]
+    if key_template == Hole(1) and len(keys) == 1 and \
+            keys[0].type.dtype.kind == "b" and keys[0].type.ndim == target.type.ndim:
+        return _masked_setitem(program, node, keys[0], value, value_template)
     if any(program._device(i) and i.type.ndim > 0 for i in keys):
         return None  # advanced-index assignment
     get = {i: program._reader(i) for i in keys}
@@ -253,6 +262,53 @@ def _shape(shape: Any) -> tuple[int, ...]:
     return (int(shape),) if np.ndim(shape) == 0 else tuple(int(s) for s in shape)
 
 
+def _masked_setitem(program: Program, node: Node, mask: Node, value: Node | None,
+                    template: Any) -> Step | None:
+    """``x[mask] = scalar`` (a mask of x's shape): one kernel choosing per element."""
+    target = node.inputs[0]
+    if value is not None and value.type.ndim != 0:
+        return None  # an array of the selected elements' count: not on the GPU yet
+    scalar = value if value is not None else Node(Op.PARAM, (), 0, type_of(template))
+    if scalar.type is None:
+        return None
+    chosen = Node(Op.CALL, (mask, scalar, target),
+                  Call(np.where, (Hole(0), Hole(1), Hole(2)), {}), target.type, node.loc)
+    try:
+        kernel = Elementwise([chosen], [mask, scalar, target],
+                             [True, program._device(scalar), True], lambda n: 0)
+    except UnsupportedElement:
+        return None
+    in_place = node in program.ownership.in_place
+    program.on_device[node] = True
+
+    def setitem(env: Env) -> None:
+        array = env[target] if in_place else _copy(env[target])
+        item = env[value] if value is not None else template
+        if tuple(env[mask].shape) != tuple(array.shape):
+            raise IndexError("boolean index did not match indexed array")
+        env[node] = kernel(program.err, [env[mask], item, array], out=array)
+    return setitem
+
+
+def _cumulative(program: Program, node: Node) -> Step | None:
+    """np.cumsum / np.cumprod (functions or methods) along one axis or flattened."""
+    call = node.arg
+    method = call.args[1] if call.fn is call_method else call.fn.__name__
+    rest = call.args[2:] if call.fn is call_method else call.args[1:]
+    source = node.inputs[0]
+    if rest or set(call.kwargs) - {"axis"} or not program._device(source):
+        return None
+    axis = call.kwargs.get("axis")
+    if not (axis is None or type(axis) is int):
+        return None
+    dtype = node.type.dtype
+    program.on_device[node] = True
+
+    def cumulative(env: Env) -> None:
+        env[node] = scan.cumulative(env[source], method, axis, dtype)
+    return cumulative
+
+
 def _count_nonzero(program: Program, node: Node) -> Step | None:
     """np.count_nonzero(x, axis): a ``x != 0`` kernel and a sum."""
     call, source = node.arg, node.inputs[0]
@@ -364,6 +420,8 @@ RULES: dict[Callable, Callable[[Program, Node], Step | None]] = {
     np.transpose: _view(lambda a, args, kw: views.transpose(a, args[0] if args else None)),
     np.copy: _view(lambda a, args, kw: _copy(a)),
     np.count_nonzero: _count_nonzero,
+    np.cumsum: _cumulative,
+    np.cumprod: _cumulative,
     np.concatenate: _join,
     np.stack: _join,
     np.vstack: _join,
@@ -382,6 +440,8 @@ METHOD_RULES: dict[str, Callable[[Program, Node], Step | None]] = {
     "transpose": _view(lambda a, args, kw: views.transpose(
         a, tuple(args[1:]) if len(args) > 1 else None)),
     "dot": _matmul,
+    "cumsum": _cumulative,
+    "cumprod": _cumulative,
     **{name: _view(lambda a, args, kw, name=name: views.restrided(
         a, lambda h: getattr(h, name)(*args[1:], **kw))) for name in ("squeeze", "swapaxes")},
 }
