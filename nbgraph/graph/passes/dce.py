@@ -4,18 +4,60 @@ from __future__ import annotations
 
 import operator
 
-from ..functions import is_effect
+import numpy as np
+
+from .. import runtime
+from ..functions import is_effect, is_elementwise
 from ..ir import Graph, Node, Op, Region
+from ..traced import call_method
+from ..types import PYTHON, TensorType
+
+# Operations on Python numbers that never raise, whatever the values.
+_PYTHON_SAFE = frozenset({operator.add, operator.sub, operator.mul, operator.neg,
+                          operator.pos, operator.lt, operator.le, operator.gt, operator.ge,
+                          operator.eq, operator.ne, operator.not_, abs, bool})
+_POWERS = frozenset({operator.pow, np.power, np.float_power})
+# Reductions that give a value for any input, empty ones included (np.max does not).
+_TOTAL_REDUCTIONS = frozenset({np.sum, np.mean, np.prod, np.any, np.all, np.count_nonzero})
+_TOTAL_METHODS = frozenset({"sum", "mean", "prod", "any", "all", "copy"})
+_STRUCTURAL = frozenset({runtime.shape_dim, runtime.retype, runtime.make_tuple})
 
 
 def _observable(node: Node) -> bool:
-    """Effects, and reads that raise IndexError in eager code even when unused."""
+    """Whether a node must run even when nothing uses its value: effects, and whatever
+    may raise in eager code (an unused ``x[5]``, ``np.max`` of an empty array, an
+    integer power with a negative exponent) -- removing it would hide that error."""
     if node.op is not Op.CALL:
         return False
     fn = node.arg.fn
     if is_effect(fn):
         return True
-    return fn is operator.getitem and not _only_slices(node.arg.args[1])
+    if fn is operator.getitem:
+        return not _only_slices(node.arg.args[1])
+    return not _cannot_raise(node)
+
+
+def _cannot_raise(node: Node) -> bool:
+    """Conservatively: NumPy arithmetic (it warns instead of raising) except integer
+    powers, Python +, -, * and comparisons, total reductions, shape reads."""
+    call = node.arg
+    fn = call.fn
+    if fn in _STRUCTURAL:
+        return True
+    if fn is bool:  # of a scalar (an array's truth value may be ambiguous)
+        return all(isinstance(i.type, TensorType) and i.type.ndim == 0 for i in node.inputs)
+    if fn is call_method:
+        return call.args[1] in _TOTAL_METHODS and len(call.args) == 2 and not call.kwargs
+    if fn in _TOTAL_REDUCTIONS:
+        return set(call.kwargs) <= {"axis", "keepdims"} and len(call.args) == 1
+    if not is_elementwise(fn) or call.kwargs:
+        return False
+    types = [i.type for i in node.inputs] + [node.type]
+    if not all(isinstance(t, TensorType) for t in types):
+        return False
+    if any(t.flavor == PYTHON for t in types):
+        return fn in _PYTHON_SAFE
+    return fn not in _POWERS or all(t.dtype.kind in "fc" for t in types)
 
 
 def _only_slices(index: object) -> bool:
