@@ -141,7 +141,10 @@ def _placeholder_of_type(t: Any) -> Any:
 
 
 def _placeholder(like: Any) -> Any:
-    """A value of like's type for a path whose value is never used."""
+    """A value of like's type for a path whose value is never used (item by item for
+    tuples and lists: their graph values may be defined only on like's path)."""
+    if type(like) in (tuple, list):
+        return type(like)(_placeholder(item) for item in like)
     return _placeholder_of_type(like.type) if is_graph_value(like) else like
 
 

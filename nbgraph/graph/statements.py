@@ -14,6 +14,7 @@ from typing import Any
 from ..errors.exceptions import StagingError
 from ..errors.origins import user_location
 from . import runtime
+from .ir import Op
 from .template import Text
 from .tracing import Traced, call, current, effect, is_graph_value, is_staged, lift
 
@@ -57,18 +58,20 @@ class DeferredException:
 
 
 def raise_stmt(exc: Any) -> None:
-    """raise exc: at trace time at the top level, as a graph effect in a staged branch."""
+    """raise exc: a graph effect in a staged branch, or after effects (a print) that must
+    come first; otherwise at trace time (the graph could only ever raise it)."""
     if isinstance(exc, type):
         exc = exc()
-    if isinstance(exc, DeferredException):
-        if not is_staged():
+    deferred = isinstance(exc, DeferredException)
+    if not is_staged() and current().token.op is Op.CONST:  # nothing has happened yet
+        if deferred:
             raise StagingError(
                 f"this raise always happens, with a {exc.type.__name__} made from values "
                 "only known when the graph runs; raise it under a condition on them "
                 "(if ...: raise ...) or outside the graph function", user_location())
-        effect(runtime.raise_effect, exc.type, *exc.args)
-    elif not is_staged():
         raise exc
+    if deferred:
+        effect(runtime.raise_effect, exc.type, *exc.args)
     elif not isinstance(exc, BaseException):
         raise TypeError("exceptions must derive from BaseException")
     else:

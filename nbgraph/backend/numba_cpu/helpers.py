@@ -56,8 +56,11 @@ def stack_scalars(lst, zero):
 
 
 @njit(cache=True)
-def stack_arrays(lst, empty):
-    """np.stack(list of equal-shape arrays); ``empty`` gives dtype (and shape if empty)."""
+def stack_arrays(lst, empty, needs_items):
+    """np.stack(list of equal-shape arrays); ``empty`` gives dtype (and shape if empty);
+    ``needs_items``: an empty list is NumPy's ValueError (np.stack, not np.array)."""
+    if needs_items and len(lst) == 0:
+        raise ValueError("need at least one array to stack")
     first = lst[0] if len(lst) > 0 else empty
     out = np.empty((len(lst),) + first.shape, dtype=empty.dtype)  # noqa: RUF005 (Numba)
     for i in range(len(lst)):
@@ -70,7 +73,9 @@ def stack_arrays(lst, empty):
 @njit(cache=True)
 def concat_arrays(lst, empty):
     """np.concatenate(list of arrays) along axis 0."""
-    first = lst[0] if len(lst) > 0 else empty
+    if len(lst) == 0:
+        raise ValueError("need at least one array to concatenate")
+    first = lst[0]
     total = 0
     for i in range(len(lst)):
         total += lst[i].shape[0]

@@ -336,7 +336,7 @@ class Lowering:
         name = self._name(node)
         ndim = node.inputs[0].type.ndim
         if ndim == 1:
-            self.emit(f"{name} = {x}.{method}()", indent, node)
+            self.emit(f"{name} = {_reduced(x, method)}", indent, node)
             if keepdims:
                 self.emit(f"{name} = np.full(1, {name})", indent, node)
             return
@@ -347,7 +347,7 @@ class Lowering:
         flat = f"{name}_r" if keepdims else name
         self.emit(f"{flat} = np.empty({size}, {dtype})", indent, node)
         self.emit(f"for {name}_i in range({size}):", indent, node)
-        self.emit(f"{flat}[{name}_i] = {part}.{method}()", indent + 1, node)
+        self.emit(f"{flat}[{name}_i] = {_reduced(part, method)}", indent + 1, node)
         if keepdims:
             shape = f"({size}, 1)" if keep else f"(1, {size})"
             self.emit(f"{name} = {flat}.reshape({shape})", indent, node)
@@ -379,6 +379,8 @@ class Lowering:
         if fn is call_method:
             name = call.args[1]
             rest = args[2:] + kwargs
+            if not rest:
+                return _reduced(args[0], name)
             return f"{args[0]}.{name}({', '.join(rest)})"
         return f"{self._callee(fn)}({', '.join(args + kwargs)})"
 
@@ -655,8 +657,11 @@ def _list_to_array(self: Lowering, node: Node, args: list[str], kwargs: list[str
     elif how in (np.array, np.asarray, np.stack, np.concatenate):
         empty = np.zeros((0,) * elem.ndim, dtype=elem.dtype)
         self.constants.append(empty)
-        helper = "concat_arrays" if how is np.concatenate else "stack_arrays"
-        out = f"helpers.{helper}({args[0]}, k{len(self.constants) - 1})"
+        empty_name = f"k{len(self.constants) - 1}"
+        if how is np.concatenate:
+            out = f"helpers.concat_arrays({args[0]}, {empty_name})"
+        else:
+            out = f"helpers.stack_arrays({args[0]}, {empty_name}, {how is np.stack})"
     else:
         raise TypeError(f"{how.__name__} of a list")
     dtype = call.args[2].get("dtype")
@@ -707,7 +712,26 @@ def _extremum(self: Lowering, node: Node, args: list[str], kwargs: list[str]) ->
     return f"{cast}({args[0]}({', '.join(args[1:])}))"
 
 
+def _spread(self: Lowering, node: Node, args: list[str], kwargs: list[str]) -> str:
+    """np.mean / np.std / np.var of a whole array (see ``_reduced``)."""
+    name = node.arg.fn.__name__
+    if kwargs or len(args) != 1:
+        return f"np.{name}({', '.join(args + kwargs)})"
+    return _reduced(args[0], name)
+
+
+def _reduced(array: str, method: str) -> str:
+    """``array.method()``; NaN for an empty array where NumPy gives it (mean, std, var:
+    Numba divides by zero there)."""
+    if method in ("mean", "std", "var"):
+        return f"(np.nan if {array}.size == 0 else {array}.{method}())"
+    return f"{array}.{method}()"
+
+
 _EXPRESSIONS: dict[Callable, Callable] = {
+    np.mean: _spread,
+    np.std: _spread,
+    np.var: _spread,
     runtime.retype: lambda self, node, a, k: a[0],
     runtime.extremum: _extremum,
     runtime.make_tuple: lambda self, node, a, k: "(" + "".join(f"{x}, " for x in a) + ")",
