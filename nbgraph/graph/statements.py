@@ -40,11 +40,17 @@ def assert_stmt(cond: Any, message: Callable[[], Any] | None = None) -> None:
     if not is_graph_value(cond):
         if cond:
             return
-        if not is_staged():
+        if not is_staged() and not _effects_so_far():
             raise AssertionError(*((message(),) if message else ()))
-        cond = lift(False)
+        cond = lift(False)  # fails when the graph runs, after the effects before it
     args = (message(),) if message else ()
     effect(runtime.assert_effect, cond, *args)
+
+
+def _effects_so_far() -> bool:
+    """Whether the graph has effects (prints...) before this point: an error that always
+    happens must then come after them, when the graph runs, not while tracing."""
+    return current().token.op is not Op.CONST
 
 
 @dataclass(frozen=True)
@@ -63,7 +69,7 @@ def raise_stmt(exc: Any) -> None:
     if isinstance(exc, type):
         exc = exc()
     deferred = isinstance(exc, DeferredException)
-    if not is_staged() and current().token.op is Op.CONST:  # nothing has happened yet
+    if not is_staged() and not _effects_so_far():
         if deferred:
             raise StagingError(
                 f"this raise always happens, with a {exc.type.__name__} made from values "

@@ -13,11 +13,19 @@ def substitute(region: Region, subst: dict[Node, Node]) -> None:
             continue
         for sub in node.regions():
             substitute(sub, subst)
-        inputs = tuple(subst.get(i, i) for i in node.inputs)
+        inputs = tuple(_final(i, subst) for i in node.inputs)
         if inputs != node.inputs:
             new = Node(node.op, inputs, node.arg, node.type, node.loc)
             subst[node] = new
             node = new
         nodes.append(node)
     region.nodes = nodes
-    region.results = tuple(subst.get(r, r) for r in region.results)
+    region.results = tuple(_final(r, subst) for r in region.results)
+
+
+def _final(node: Node, subst: dict[Node, Node]) -> Node:
+    """Where ``node`` ends up: a replacement may itself have been rebuilt since (its own
+    inputs replaced), so follow the chain."""
+    while node in subst:
+        node = subst[node]
+    return node
