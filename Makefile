@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: lab test lint setup clean bench
+.PHONY: lab test lint setup clean bench fuzz
 
 setup: $(STAMP)
 
@@ -30,6 +30,10 @@ $(STAMP): pyproject.toml labextension/package.json
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest -q
+
+# Random programs, eager against graph mode; failing ones go to tests/fuzz/regressions/.
+fuzz: $(STAMP)
+	$(PY) tests/fuzz/run.py --n $(or $(N),1000)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
