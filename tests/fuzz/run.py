@@ -1,6 +1,6 @@
 """The long fuzz run (``make fuzz N=10000``): random programs, eager against graph mode.
 
-Runs N programs from ``programs.programs()`` eagerly and in graph mode on the interpret and
+Runs N programs from ``fuzz_programs.programs()`` eagerly and in graph mode on the interpret and
 CPU backends, and on the CUDA backend for one program in ten (numba-cuda's simulator unless
 NUMBA_ENABLE_CUDASIM=0). Worker processes, one per core, each run Hypothesis on a batch of
 programs with their own seed; a failing program is shrunk by Hypothesis and written to
@@ -41,9 +41,9 @@ def worker(seed: int, count: int, status: Path) -> dict:
 
     ``status`` holds the program being run, for the parent to save if this process hangs.
     """
+    from fuzz_programs import Program, programs, run_program
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hypothesis_seed
-    from programs import Program, programs, run_program
 
     from nbgraph.errors.exceptions import NbgraphPerformanceWarning
 
@@ -101,7 +101,7 @@ def signature(failure: dict) -> str:
 
 def save(failure: dict, kind: str, directory: Path) -> Path:
     """Write a failing program to regressions/, with its arguments and backend."""
-    from programs import Program
+    from fuzz_programs import Program
 
     program = Program(failure["program"], failure["args"])
     name = f"{kind}_{failure['backend']}_{zlib.crc32(program.source.encode()):08x}.py"

@@ -9,8 +9,8 @@ from pathlib import Path
 import harness
 import numpy as np
 import pytest
+from fuzz_programs import Program, load, programs, run_program
 from hypothesis import HealthCheck, given, settings
-from programs import Program, load, programs, run_program
 
 BACKENDS = os.environ.get("NBGRAPH_TEST_BACKENDS", "interpret,cpu,cuda").split(",")
 REGRESSIONS = Path(__file__).parent / "regressions"
