@@ -728,7 +728,17 @@ def _reduced(array: str, method: str) -> str:
     return f"{array}.{method}()"
 
 
+def _arg_extremum(self: Lowering, node: Node, args: list[str], kwargs: list[str]) -> str:
+    """np.argmax / np.argmin: 0 for a scalar, as NumPy gives (Numba has no scalar form)."""
+    source = node.inputs[0].type if node.inputs else None
+    if isinstance(source, TensorType) and source.ndim == 0 and len(args) == 1 and not kwargs:
+        return "0"
+    return f"np.{node.arg.fn.__name__}({', '.join(args + kwargs)})"
+
+
 _EXPRESSIONS: dict[Callable, Callable] = {
+    np.argmax: _arg_extremum,
+    np.argmin: _arg_extremum,
     np.mean: _spread,
     np.std: _spread,
     np.var: _spread,
