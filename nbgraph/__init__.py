@@ -5,9 +5,11 @@ from .errors import (
     ConversionError,
     GraphModeError,
     LoopTypeError,
+    NotDifferentiableError,
     StagingError,
     UndefinedValueError,
 )
+from .grad import grad, value_and_grad
 from .graph.ir import Graph, Node, Op, Region
 from .timing import Comparison, compare
 from .trace import step
@@ -37,13 +39,16 @@ __all__ = [
     "GraphModeError",
     "LoopTypeError",
     "Node",
+    "NotDifferentiableError",
     "Op",
     "Region",
     "StagingError",
     "UndefinedValueError",
     "compare",
     "function",
+    "grad",
     "step",
     "to_code",
     "to_graph",
+    "value_and_grad",
 ]

@@ -112,7 +112,7 @@ class GraphFunction:
         # Calls enter through a function placed in the user's file, so that errors show
         # the user's frames only (see errors/boundary.py).
         entry = entry_point(fn, self._call, user_error)
-        self.__class__ = type(GraphFunction.__name__, (GraphFunction,),
+        self.__class__ = type(GraphFunction.__name__, (type(self),),
                               {"__call__": staticmethod(entry), "__module__": __name__})
 
     def __repr__(self) -> str:
@@ -153,7 +153,7 @@ class GraphFunction:
         with building(self.__name__) as stage:
             stage("converting")
             start = time.perf_counter()
-            converted = convert(self.python_function)
+            converted = self._convert()
             stage("tracing")
             converted_at = time.perf_counter()
             graph, helpers = self._trace(converted, args, kwargs, statics)
@@ -167,6 +167,10 @@ class GraphFunction:
         entry = self._cache[key] = _Compiled(graph, program, self.backend == "interpret",
                                              helpers)
         return entry
+
+    def _convert(self) -> Callable:
+        """The function to trace: the converted Python function."""
+        return convert(self.python_function)
 
     def _trace(self, converted: Callable, args: tuple, kwargs: dict, statics: tuple
                ) -> tuple[Graph, list[Binding]]:

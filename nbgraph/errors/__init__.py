@@ -5,6 +5,7 @@ from .exceptions import (
     GraphModeError,
     LoopTypeError,
     NbgraphPerformanceWarning,
+    NotDifferentiableError,
     StagingError,
     UndefinedValueError,
 )
@@ -15,6 +16,7 @@ __all__ = [
     "GraphModeError",
     "LoopTypeError",
     "NbgraphPerformanceWarning",
+    "NotDifferentiableError",
     "StagingError",
     "UndefinedValueError",
     "user_location",

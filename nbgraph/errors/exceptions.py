@@ -43,6 +43,10 @@ class LoopTypeError(GraphModeError, TypeError):
     """A variable's dtype or rank differs between paths (branches, loop iterations)."""
 
 
+class NotDifferentiableError(GraphModeError, TypeError):
+    """A gradient has to flow through an operation that has none (at the user's line)."""
+
+
 class UndefinedValueError(GraphModeError, UnboundLocalError):
     """A variable is used on a path where graph mode cannot give it a value."""
 

@@ -44,6 +44,7 @@ class Loc:
     function_line: int = 0  # the first line of the function (0: unknown)
     # (loop line, iteration) of each loop that ran while tracing around this spot
     unrolled: tuple[tuple[int, int], ...] = ()
+    gradient: bool = False  # a node of a gradient, derived from the node at this line
 
     def __str__(self) -> str:
         return f"{self.filename}:{self.lineno}"

@@ -16,14 +16,17 @@ from .template import Text
 class ConsList:
     """An immutable list that appends in O(1): the run-time value of a graph list."""
 
-    __slots__ = ("head", "length", "tail")
+    __slots__ = ("head", "items", "length", "tail")
 
     def __init__(self, tail: ConsList | None, head: Any, length: int) -> None:
         self.tail = tail
         self.head = head
         self.length = length
+        self.items: list[Any] | None = None  # to_list(), kept for indexing
 
     def to_list(self) -> list[Any]:
+        if self.items is not None:
+            return list(self.items)
         out: list[Any] = []
         node: ConsList | None = self
         while node is not None and node.length:
@@ -52,8 +55,11 @@ def list_len(lst: ConsList) -> int:
 
 
 def list_getitem(lst: ConsList, index: Any) -> Any:
-    """lst[index] (Python list indexing rules, negative indices included)."""
-    return lst.to_list()[index]
+    """lst[index] (Python list indexing rules, negative indices included); the items are
+    listed once per list, so reading every item (a loop's saved states) is linear."""
+    if lst.items is None:
+        lst.items = lst.to_list()
+    return lst.items[index]
 
 
 def list_to_array(lst: ConsList, how: Any, kwargs: dict[str, Any],

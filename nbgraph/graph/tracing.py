@@ -60,6 +60,7 @@ class _State(threading.local):
         self.builder: RegionBuilder | None = None
         self.try_lines: list[int] = []  # lines of the try statements being traced
         self.unrolled: list[tuple[int, int]] = []  # (line, iteration) of unrolled loops
+        self.location: Loc | None = None  # where new nodes come from, if not the caller
 
 
 _state = _State()
@@ -142,7 +143,7 @@ def check_visible(builder: RegionBuilder, node: Node, loc: Loc | None = None) ->
 def add_node(op: Op, inputs: tuple[Node, ...], arg: Any, type: GraphType) -> Node:
     """Append a node to the current region after checking its inputs are in scope."""
     builder = current()
-    loc = user_location()
+    loc = _state.location or user_location()
     if _state.try_lines and op is not Op.CONST:
         raise StagingError(
             f"a graph operation inside the try block at line {_state.try_lines[-1]}: its "
@@ -223,6 +224,17 @@ def unrolled_iteration(line: int, iteration: int) -> Iterator[None]:
         yield
     finally:
         _state.unrolled.pop()
+
+
+@contextlib.contextmanager
+def located(loc: Loc | None) -> Iterator[None]:
+    """Nodes made in the block come from ``loc`` rather than the line running (a graph
+    transformation's nodes point at the user's line they derive from)."""
+    saved, _state.location = _state.location, loc
+    try:
+        yield
+    finally:
+        _state.location = saved
 
 
 @contextlib.contextmanager

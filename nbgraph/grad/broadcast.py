@@ -1,0 +1,84 @@
+"""Shape helpers of gradients: undoing broadcasting, scattering into zeros, casting.
+
+``sum_to`` and ``add_at`` are graph CALL functions.  ``sum_to`` is compiled with Numba
+(when first needed: importing nbgraph does not import Numba), so the CPU backend calls
+it from its generated code and the interpret backend runs the same compiled code.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+
+from ..graph import runtime
+from ..graph.tracing import Traced, call, const
+from ..graph.types import ARRAY, TensorType
+
+
+def sum_to(g, like):
+    """``g`` summed over the axes where ``like`` (of g's rank) has length 1: the gradient
+    of an operand that was broadcast along them."""
+    if g.shape == like.shape:
+        return g
+    out = np.zeros(like.size, g.dtype)
+    flat = np.ascontiguousarray(g).ravel()
+    for i in range(flat.size):
+        rest = i
+        target = 0
+        stride = 1
+        for axis in range(g.ndim - 1, -1, -1):
+            index = rest % g.shape[axis]
+            rest //= g.shape[axis]
+            if like.shape[axis] != 1:
+                target += index * stride
+            stride *= like.shape[axis]
+        out[target] += flat[i]
+    return out.reshape(like.shape)
+
+
+@functools.cache
+def compiled_sum_to() -> Any:
+    """``sum_to`` compiled (what graphs call)."""
+    from numba import njit
+
+    return njit(cache=True)(sum_to)
+
+
+def add_at(zeros: np.ndarray, index: Any, values: Any) -> np.ndarray:
+    """A copy of ``zeros`` with ``values`` added at ``index``, repeated indices adding up
+    (the gradient of integer-array indexing)."""
+    out = zeros.copy()
+    np.add.at(out, index, values)
+    return out
+
+
+def cast(g: Any, t: TensorType) -> Any:
+    """The cotangent ``g`` as a value of the forward value's type ``t``."""
+    if g.type == t:
+        return g
+    return call(runtime.coerce, g, t.dtype, t.flavor)
+
+
+def zeros(x: Traced) -> Any:
+    """Zeros of x's shape and type."""
+    if x.type.flavor == ARRAY:
+        return call(np.zeros_like, x)
+    return cast(const(x.type.dtype.type(0)), x.type)
+
+
+def unbroadcast(g: Any, x: Traced, others: tuple = ()) -> Any:
+    """The cotangent ``g`` of an elementwise result, reduced to operand ``x``'s shape
+    (summed over the axes x was broadcast along).  ``others`` are the other operands:
+    when none is an array of x's rank or more, x's shape is the result's."""
+    rank = x.type.ndim
+    if g.type.ndim > rank:
+        g = call(np.sum, g, axis=tuple(range(g.type.ndim - rank)))
+    if rank and any(_rank(o) >= rank for o in others):
+        g = call(compiled_sum_to(), g, x)
+    return cast(g, x.type)
+
+
+def _rank(value: Any) -> int:
+    return value.type.ndim if isinstance(value, Traced) else np.ndim(value)
