@@ -9,6 +9,7 @@ function of its own.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -47,8 +48,14 @@ class Gradient:
         self.__name__ = getattr(self.python_function, "__name__", "function")
         self.__doc__ = getattr(self.python_function, "__doc__", None)
         backend = backend or (graph_fn.backend if graph_fn else "interpret")
-        self.function = _GradientFunction(self, backend,
-                                          graph_fn.parallel if graph_fn else False)
+        parallel = graph_fn.parallel if graph_fn else False
+        # One graph function per gradient: a gradient made anew in an eager loop
+        # (``value_and_grad(f)(w)`` each step) reuses the compiled one.
+        key = (self.argnums, single, with_value, backend, parallel)
+        made = _FUNCTIONS.setdefault(self.python_function, {})
+        if key not in made:
+            made[key] = _GradientFunction(self, backend, parallel)
+        self.function = made[key]
 
     def __repr__(self) -> str:
         kind = "value_and_grad" if self.with_value else "grad"
@@ -129,6 +136,10 @@ class Gradient:
 def _is_leaf(value: Any) -> bool:
     """Arguments' leaves: graph values, numbers and arrays."""
     return is_graph_value(value) or type_of(value) is not None
+
+
+_FUNCTIONS: weakref.WeakKeyDictionary[Callable, dict[tuple, GraphFunction]] = \
+    weakref.WeakKeyDictionary()
 
 
 class _GradientFunction(GraphFunction):

@@ -228,8 +228,11 @@ def _check_lists(node: Node, tape: Any) -> None:
     body = node.arg[1]
     unsaved = {p for j, p in enumerate(body.params[:-1]) if j not in tape.saved}
     for n in body.nodes:
-        readers = n.inputs[1:] if n.op is Op.CALL and n.arg.fn is runtime.list_append \
-            else n.inputs
+        if n.op is Op.CALL and n.arg.fn is runtime.list_append and n.inputs[0] in unsaved:
+            unsaved.add(n)  # the list, one item longer
+            readers = n.inputs[1:]
+        else:
+            readers = n.inputs
         if any(i in unsaved for i in readers):
             raise NotDifferentiableError(
                 "the gradient of a loop that reads a list or tuple it carries is not "

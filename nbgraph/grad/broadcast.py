@@ -1,8 +1,8 @@
-"""Shape helpers of gradients: undoing broadcasting, scattering into zeros, casting.
+"""Shape helpers of gradients: undoing broadcasting, zeros, casting.
 
-``sum_to`` and ``add_at`` are graph CALL functions.  ``sum_to`` is compiled with Numba
-(when first needed: importing nbgraph does not import Numba), so the CPU backend calls
-it from its generated code and the interpret backend runs the same compiled code.
+``sum_to`` is a graph CALL function, compiled with Numba when first needed (importing
+nbgraph does not import Numba), so the CPU backend calls it from its generated code
+and the interpret backend runs the same compiled code.
 """
 
 from __future__ import annotations
@@ -46,14 +46,6 @@ def compiled_sum_to() -> Any:
     return njit(cache=True)(sum_to)
 
 
-def add_at(zeros: np.ndarray, index: Any, values: Any) -> np.ndarray:
-    """A copy of ``zeros`` with ``values`` added at ``index``, repeated indices adding up
-    (the gradient of integer-array indexing)."""
-    out = zeros.copy()
-    np.add.at(out, index, values)
-    return out
-
-
 def cast(g: Any, t: TensorType) -> Any:
     """The cotangent ``g`` as a value of the forward value's type ``t``."""
     if g.type == t:
@@ -75,7 +67,8 @@ def unbroadcast(g: Any, x: Traced, others: tuple = ()) -> Any:
     rank = x.type.ndim
     if g.type.ndim > rank:
         g = call(np.sum, g, axis=tuple(range(g.type.ndim - rank)))
-    if rank and any(_rank(o) >= rank for o in others):
+    if rank and any(_rank(o) >= rank for o in others
+                    if not (isinstance(o, Traced) and o.node is x.node)):
         g = call(compiled_sum_to(), g, x)
     return cast(g, x.type)
 

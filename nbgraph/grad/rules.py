@@ -21,7 +21,7 @@ from ..graph import runtime
 from ..graph.traced import Traced, call_method
 from ..graph.tracing import call
 from ..graph.types import ARRAY
-from .broadcast import add_at, cast, unbroadcast, zeros
+from .broadcast import cast, unbroadcast, zeros
 
 Rule = Callable[..., tuple]
 
@@ -135,18 +135,19 @@ def _axes(x: Any, axis: Any) -> tuple[int, ...]:
 def _expanded(value: Any, x: Any, axes: tuple[int, ...], keepdims: bool) -> Any:
     """A reduction's result (or its cotangent) with the reduced axes back as length 1,
     so it broadcasts against x."""
-    if keepdims or value.type.ndim == x.type.ndim or not axes:
-        return value
+    if keepdims or value.type.ndim == x.type.ndim or len(axes) in (0, x.type.ndim):
+        return value  # (a full reduction's scalar broadcasts as it is)
     for axis in axes:  # one int axis at a time: what the CPU backend compiles
         value = call(np.expand_dims, value, axis)
     return value
 
 
-def _axis(x: Any, axes: tuple[int, ...]) -> Any:
-    """The ``axis`` argument reducing ``axes`` of x: None for all, an int for one."""
+def _kept(fn: Any, value: Any, x: Any, axes: tuple[int, ...]) -> Any:
+    """``fn(value)`` over x's reduced ``axes``, broadcastable against x (a scalar for
+    all axes, one int axis at a time: what the CPU backend compiles)."""
     if len(axes) == x.type.ndim:
-        return None
-    return axes[0] if len(axes) == 1 else axes
+        return call(fn, value)
+    return call(fn, value, axis=axes[0] if len(axes) == 1 else axes, keepdims=True)
 
 
 def _count(x: Any, out: Any) -> Any:
@@ -173,12 +174,12 @@ def _reduction(kind: str) -> Rule:
         elif kind == "mean":
             grad = spread / _count(x, out)
         elif kind in ("max", "min"):  # ties share the gradient equally, as in JAX
-            hits = x == _expanded(out, x, axes, keepdims)
-            grad = spread * hits / call(np.sum, hits, axis=_axis(x, axes), keepdims=True)
+            hits = call(runtime.astype, x == _expanded(out, x, axes, keepdims), x.type.dtype)
+            grad = spread * hits / _kept(np.sum, hits, x, axes)
         elif kind == "prod":  # d prod = prod / x dx (x nonzero)
             grad = spread * _expanded(out, x, axes, keepdims) / x
         else:  # var: 2 (x - mean) / (n - ddof); std: var' / (2 std)
-            centred = x - call(np.mean, x, axis=_axis(x, axes), keepdims=True)
+            centred = x - _kept(np.mean, x, x, axes)
             n = _count(x, out) - ddof
             grad = spread * 2.0 * centred / n
             if kind == "std":
@@ -256,7 +257,7 @@ def _getitem(g: Any, out: Any, x: Any, index: Any) -> tuple:
     """x[index]: g lands where the elements came from (added up where picked twice)."""
     if not differentiable(x):
         return (None, None)
-    scatter = add_at if _gathers(index) else runtime.setitem
+    scatter = runtime.add_at if _gathers(index) else runtime.setitem
     return (call(scatter, zeros(x), index, g), None)
 
 
@@ -272,7 +273,8 @@ def _reshape(g: Any, out: Any, x: Any, *rest: Any, **kwargs: Any) -> tuple:
     """Reshapes, ravel, squeeze, expand_dims: g takes x's shape back."""
     if not differentiable(x):
         return (None, *(None for _ in rest))
-    back = call(np.reshape, g, x.shape) if x.type.flavor == ARRAY else g
+    back = call(np.reshape, call(np.ascontiguousarray, g), x.shape) \
+        if x.type.flavor == ARRAY else g  # (compiled reshapes need contiguous arrays)
     return (cast(back, x.type), *(None for _ in rest))
 
 
@@ -373,6 +375,18 @@ def _cumsum(g: Any, out: Any, x: Any, axis: Any = None, **kwargs: Any) -> tuple:
     return (call(operator.getitem, call(np.cumsum, g[flip], axis=axis), flip), None)
 
 
+def _filled(g: Any, out: Any, *args: Any, **kwargs: Any) -> tuple:
+    """zeros_like, full... depend on their argument's shape only; a fill value gets the
+    sum of g."""
+    fill = kwargs.get("fill_value", args[1] if len(args) > 1 else None)
+    grads: list[Any] = [None] * len(args)
+    if differentiable(fill) and len(args) > 1:
+        grads[1] = cast(call(np.sum, g), fill.type)
+    return tuple(grads)
+
+
+RULES.update({fn: _filled for fn in (np.zeros_like, np.ones_like, np.empty_like,
+                                     np.full_like, np.zeros, np.ones, np.empty, np.full)})
 RULES.update({
     operator.getitem: _getitem, runtime.setitem: _setitem, np.reshape: _reshape,
     np.ravel: _reshape, np.squeeze: _reshape, np.expand_dims: _reshape,

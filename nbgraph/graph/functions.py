@@ -267,6 +267,7 @@ def _rule_broadcast_to(call: Call, types: list[GraphType]) -> GraphType:
 _RULES: dict[Callable, Callable[[Call, list[GraphType]], GraphType]] = {
     operator.getitem: _rule_getitem,
     runtime.setitem: _rule_setitem,
+    runtime.add_at: _rule_setitem,
     np.reshape: _rule_reshape,
     np.squeeze: _rule_squeeze,
     np.broadcast_to: _rule_broadcast_to,

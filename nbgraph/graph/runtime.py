@@ -87,6 +87,14 @@ def setitem(x: Any, index: Any, value: Any) -> np.ndarray:
     return out
 
 
+def add_at(x: Any, index: Any, values: Any) -> np.ndarray:
+    """Functional ``np.add.at(x, index, values)``: a copy of x with values added at
+    index, repeated indices adding up (the gradient of integer-array indexing)."""
+    out = np.array(x, copy=True)
+    np.add.at(out, index, values)
+    return out
+
+
 def shape_dim(x: Any, axis: int) -> int:
     """x.shape[axis] as a Python int."""
     return np.shape(x)[axis]

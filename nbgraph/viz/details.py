@@ -62,6 +62,7 @@ def node_details(graph: Graph, nesting: Nesting) -> dict[str, dict[str, Any]]:
             "via": ids[source] if source is not node else None,
             "location": None if loc is None else {
                 "file": loc.filename, "line": loc.lineno, "text": location_text(loc),
+                "gradient": loc.gradient,
                 "callers": [location_text(c) for c in loc.stack()[:-1]],
             },
             "python": graph.python_nodes.get(node),

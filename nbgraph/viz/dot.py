@@ -205,7 +205,7 @@ class _Drawing:
         title = self.variables.get(node) or op_text(node)
         details = [self.names[node]]
         if node.loc:
-            details.append(f"L{node.loc.lineno}")
+            details.append(f"{'∂' if node.loc.gradient else ''}L{node.loc.lineno}")
         if folded:
             details.append(f"{self.nesting.inside[node]} nodes")
         lines = [f"<b>{_html(('▸ ' if folded else '') + title)}</b>",

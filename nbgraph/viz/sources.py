@@ -16,8 +16,10 @@ CONTEXT_LINES = 2  # lines shown above and below a node's line
 
 
 def location_text(loc: Loc) -> str:
-    """'Cell In[3], line 7, in f' (or the file's name for a file)."""
+    """'Cell In[3], line 7, in f' (or the file's name for a file); a gradient node's
+    says it is the gradient of that line."""
     where = f"{source_name(loc.filename)}, line {loc.lineno}"
+    where = f"gradient of {where}" if loc.gradient else where
     return f"{where}, in {loc.function}" if loc.function else where
 
 

@@ -110,6 +110,20 @@ def float_power(x, y):
     return x ** y
 
 
+@njit(cache=True)
+def add_at(x, index, values):
+    """np.add.at on a copy of x, for one 1-d integer array indexing x's first axis:
+    repeated indices add up (the gradient of ``x[index]``)."""
+    out = x.copy()
+    n = out.shape[0]
+    for k in range(index.size):
+        i = index[k]
+        if i < -n or i >= n:
+            raise IndexError("index out of bounds for the first axis")
+        out[i if i >= 0 else i + n] += values[k]
+    return out
+
+
 class Interrupted(Exception):
     """A compiled graph loop saw a pending signal (Ctrl-C, Jupyter's stop button); its
     argument numbers the loop.  The caller turns it into the KeyboardInterrupt Python

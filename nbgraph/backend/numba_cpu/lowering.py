@@ -736,6 +736,29 @@ def _arg_extremum(self: Lowering, node: Node, args: list[str], kwargs: list[str]
     return f"np.{node.arg.fn.__name__}({', '.join(args + kwargs)})"
 
 
+def _matmul(self: Lowering, node: Node, args: list[str], kwargs: list[str]) -> str:
+    """np.matmul as ``@`` (what Numba compiles)."""
+    if kwargs or len(args) != 2:
+        return f"np.matmul({', '.join(args + kwargs)})"
+    return f"({args[0]} @ {args[1]})"
+
+
+def _abs(self: Lowering, node: Node, args: list[str], kwargs: list[str]) -> str:
+    """Builtin abs of an array as np.abs (Numba's abs takes numbers only)."""
+    array = node.inputs and node.inputs[0].type.flavor == ARRAY
+    return f"{'np.abs' if array else 'abs'}({', '.join(args + kwargs)})"
+
+
+def _add_at(self: Lowering, node: Node, args: list[str], kwargs: list[str]) -> str:
+    """runtime.add_at compiled for one 1-d integer index array, else NumPy's."""
+    index = node.arg.args[1]
+    if isinstance(index, Hole):
+        t = node.inputs[index.index].type
+        if t.ndim == 1 and t.dtype.kind in "iu" and t.flavor == ARRAY:
+            return f"helpers.add_at({', '.join(args)})"
+    return f"{self._callee(runtime.add_at)}({', '.join(args)})"
+
+
 _EXPRESSIONS: dict[Callable, Callable] = {
     np.argmax: _arg_extremum,
     np.argmin: _arg_extremum,
@@ -756,6 +779,9 @@ _EXPRESSIONS: dict[Callable, Callable] = {
     bool: _python_cast("bool"),
     int: _python_cast("int"),
     float: _python_cast("float"),
+    np.matmul: _matmul,
+    abs: _abs,
+    runtime.add_at: _add_at,
 }
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ...grad.broadcast import compiled_sum_to
 from ...graph import runtime
 from ...graph.functions import Call
 from ...graph.ir import Node, Op
@@ -401,6 +402,21 @@ def _host_list(program: Program, node: Node) -> Step | None:
     return from_list
 
 
+def _sum_to(program: Program, node: Node) -> Step:
+    """A gradient's sum over the axes its operand was broadcast along: sums on the
+    device over the axes where the operand has length 1."""
+    gradient, like = program._on_device(node.inputs[0]), node.inputs[1]
+    program.on_device[node] = True
+
+    def sum_to(env: Env) -> None:
+        out = gradient(env)
+        for axis, (n, m) in enumerate(zip(out.shape, env[like].shape)):
+            if m == 1 and n != 1:
+                out = reduce(out, "sum", axis, True, out.dtype)
+        env[node] = out
+    return sum_to
+
+
 def _tuple(program: Program, node: Node) -> Step:
     program.on_device[node] = tuple(program._device(i) for i in node.inputs)
 
@@ -427,6 +443,7 @@ RULES: dict[Callable, Callable[[Program, Node], Step | None]] = {
     np.vstack: _join,
     np.hstack: _join,
     runtime.list_to_array: _host_list,
+    compiled_sum_to(): _sum_to,
     **{fn: _view(lambda a, args, kw, fn=fn: views.restrided(a, lambda h: fn(h, *args, **kw)))
        for fn in (np.expand_dims, np.swapaxes, np.squeeze, np.moveaxis)},
     **{fn: _matmul for fn in MATMUL},
