@@ -108,9 +108,11 @@ class Backward:
         args, kwargs = fill(node.arg.args, inputs), fill(node.arg.kwargs, inputs)
         rule = rule_for(node.arg.fn, args)
         if rule is None:
-            if any(is_real(i) for i in node.inputs):
+            if any(is_real(i) or _real_list(i) for i in node.inputs):
+                name = node.arg.name if node.arg.fn is not runtime.list_to_array else \
+                    f"np.{node.arg.args[1].__name__} of a list built in a graph loop"
                 raise NotDifferentiableError(
-                    f"{node.arg.name} has no gradient: a gradient would have to flow "
+                    f"{name} has no gradient: a gradient would have to flow "
                     "through it (compute it outside the differentiated function, or "
                     "pass its result in as an argument)", node.loc)
             return
@@ -220,6 +222,12 @@ class Backward:
             total = Traced(params[1 + len(real) + k])
             sums.append((total + mine[c]).node if c in mine else total.node)
         return (step.node, *state, *sums)
+
+
+def _real_list(node: Node) -> bool:
+    """Whether a node is a graph list of real values (gradients cannot flow through)."""
+    return isinstance(node.type, ListType) and node.type.elem is not None and \
+        is_real_type(node.type.elem)
 
 
 def _check_lists(node: Node, tape: Any) -> None:
