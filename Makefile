@@ -21,7 +21,7 @@ $(STAMP): pyproject.toml labextension/package.json
 		$(SUDO) apt-get install -y -q chromium graphviz; }
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e ".[test,lab,cuda]"
+	$(PY) -m pip install -q -e ".[test,lab,cuda,dask]"
 	rm -rf $(LABEXT_DIR)
 	ln -s $(CURDIR)/nbgraph/labextension $(LABEXT_DIR)
 	$(VENV)/bin/jupyter labextension list 2>&1 | grep -q "nbgraph-labextension.*enabled"

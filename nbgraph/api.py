@@ -13,6 +13,7 @@ import numpy as np
 from .backend import BACKENDS, Program, compile_graph
 from .convert.calls import Binding, traced_function
 from .convert.conversion import convert, to_code
+from .distributed.inputs import holds_dask_array
 from .errors.boundary import entry_point
 from .errors.mapping import mark_run, user_error
 from .errors.sites import site_of
@@ -211,6 +212,10 @@ class GraphFunction:
             entry = self._cache.get((keys, ()))
             if entry is not None and not (entry.helpers and entry.out_of_date()):
                 return entry(args)
+        if holds_dask_array(args, kwargs):  # blockwise over the chunks: a lazy Dask array
+            from .distributed.blockwise import call_blockwise
+
+            return call_blockwise(self, args, kwargs)
         dyn, dyn_kw, statics = self._split(args, kwargs)
         leaves, _ = flatten((dyn, dyn_kw))
         built = self.last_build
@@ -225,6 +230,13 @@ class GraphFunction:
                 if hook is not None:
                     hook(entry.graph)
         return entry(leaves)
+
+    def __reduce__(self) -> tuple:
+        """Pickled as its traced graphs, so a process without the source (a Dask worker)
+        can run it (see ``distributed/shipping.py``)."""
+        from .distributed.shipping import reduce_function
+
+        return reduce_function(self)
 
     def __get__(self, instance: Any, owner: Any = None) -> Any:
         if instance is None:

@@ -13,11 +13,15 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..convert.conversion import forget
+from ..distributed.inputs import holds_dask_array
 from .agreement import Agreement, agreement
 from .measure import Timing, time_interleaved
+
+if TYPE_CHECKING:
+    from ..distributed.timing import DistributedTiming
 
 
 @dataclass
@@ -31,6 +35,7 @@ class Comparison:
     first_call: dict[str, float]  # convert, trace, compile, first_run (seconds)
     agreement: Agreement
     warnings: list[str] = field(default_factory=list)
+    distributed: DistributedTiming | None = None  # the call on Dask arguments, if any
 
     @property
     def first_call_total(self) -> float:
@@ -58,7 +63,8 @@ class Comparison:
                 "eager": self.eager.as_dict(), "graph": self.graph.as_dict(),
                 "graph_first_call_s": {**self.first_call, "total": self.first_call_total},
                 "speedup": self.speedup, "break_even_calls": self.break_even_calls,
-                "agreement": self.agreement.as_dict(), "warnings": self.warnings}
+                "agreement": self.agreement.as_dict(), "warnings": self.warnings,
+                "distributed": self.distributed.as_dict() if self.distributed else None}
 
     def to_json(self, **kwargs: Any) -> str:
         return json.dumps(self.as_dict(), **kwargs)
@@ -104,6 +110,12 @@ def compare_call(fn: Callable, args: tuple, kwargs: dict, *, rounds: int = 7,
     fresh = GraphFunction(python, backend=fn.backend, static_argnames=fn.static_argnames,
                           parallel=fn.parallel)
     forget(python)  # so the fresh first call converts, as a new function's would
+    on_dask = holds_dask_array(args, kwargs)
+    if on_dask:  # eager and graph run on one machine, on the computed arrays
+        from ..distributed.timing import local_arguments, time_distributed
+
+        dask_args, dask_kwargs = args, kwargs
+        args, kwargs = local_arguments(args, kwargs)
     with _silenced():
         eager_result = python(*args, **kwargs)
         start = time.perf_counter()
@@ -117,6 +129,13 @@ def compare_call(fn: Callable, args: tuple, kwargs: dict, *, rounds: int = 7,
     if not result.agreement.agree:
         result.warnings.append(
             f"the results disagree ({result.agreement.reason}): no speedup is reported")
+    if on_dask:
+        with _silenced():
+            result.distributed = time_distributed(fresh, dask_args, dask_kwargs,
+                                                  graph_result, rounds, rtol)
+        if not result.distributed.agreement.agree:
+            result.warnings.append("the distributed result disagrees with the graph's "
+                                   f"({result.distributed.agreement.reason})")
     for name, timing in (("eager", eager), ("graph", graph)):
         if timing.unstable:
             result.warnings.append(

@@ -51,6 +51,23 @@ def ratio(value: float) -> str:
 
 def _rows(c: Comparison) -> list[tuple[str, str, str]]:
     speed, agree = _verdict(c)
+    return [*_local_rows(c, speed, agree), *_distributed_rows(c)]
+
+
+def _distributed_rows(c: Comparison) -> list[tuple[str, str, str]]:
+    """The graph on the Dask arguments, beside the graph on one machine."""
+    d = c.distributed
+    if d is None:
+        return []
+    a = d.agreement
+    return [
+        ("on Dask: median ± IQR/2", "", f"{_timing(d.timing)} ({d.where})"),
+        ("Dask vs one machine", "", f"{ratio(c.graph.median / d.timing.median)} the speed "
+         f"of the single-machine graph; results agree: {'yes' if a.agree else 'NO'}"),
+    ]
+
+
+def _local_rows(c: Comparison, speed: str, agree: str) -> list[tuple[str, str, str]]:
     return [
         ("median per call ± IQR/2", _timing(c.eager), _timing(c.graph)),
         ("rounds x loops", f"{len(c.eager.rounds)} x {c.eager.loops}",
@@ -98,6 +115,8 @@ def bar_chart(c: Comparison) -> str:
     """An SVG with one bar per variant: eager and graph medians (linear scale)."""
     bars = [("eager", c.eager.median, "#94a3b8"), (f"graph ({c.backend})", c.graph.median,
                                                    "#2563eb")]
+    if c.distributed is not None:
+        bars.append(("graph on Dask", c.distributed.timing.median, "#0d9488"))
     longest = max(v for _, v, _ in bars) or 1.0
     width, row = 220, 28
     parts = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{width + 200}' "

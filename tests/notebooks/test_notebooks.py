@@ -64,3 +64,16 @@ def test_graph_mode_notebook_outputs():
     assert "while(" in graph_dump and "cond(" in graph_dump
     assert "# line 3" in graph_dump  # the while's line in the cell that defined collatz
     assert texts[5] == "peak at 1\npeak at 3\n[1 3]\n"
+
+
+def test_tour_dask_section_runs_on_a_local_cluster():
+    pytest.importorskip("distributed")
+    cells = [c for c in execute(NOTEBOOKS_DIR / "tour.ipynb").cells if c.cell_type == "code"]
+    (run,) = [c for c in cells if "LocalCluster(" in c.source]
+    assert stream_text(run).splitlines()[-1] == "True"
+    (refused,) = [c for c in cells if "map_reduce" in c.source]
+    assert "needs the whole of axis 0 of 'x'" in stream_text(refused)
+    assert stream_text(refused).splitlines()[-1] == "True"
+    (timed,) = [c for c in cells if c.source.startswith("%compare") and "rows" in c.source]
+    text = "".join(o.get("data", {}).get("text/plain", "") for o in timed.outputs)
+    assert "on Dask: median" in text and "2 workers" in text
