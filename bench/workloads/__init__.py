@@ -5,7 +5,8 @@ Each workload module defines ``eager`` (plain Python/NumPy; the graph variant is
 ``make_jax()`` (returns a ``jax.jit`` version; imports JAX lazily) and a seeded input factory.
 A *row* of the benchmark is one workload with one set of inputs. A row with its own
 ``measure`` (a function returning its results and a table to print) is measured that way
-instead, e.g. the recording overhead of ``nbgraph.step``.
+instead, e.g. the recording overhead of ``nbgraph.step`` or an MLP training step with
+gradients.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from . import (
     softmax,
     step_recording,
     tanh_exp,
+    training_step,
 )
 
 
@@ -52,6 +54,8 @@ ROWS: tuple[Row, ...] = (
         overhead.DESCRIPTION + " (1-element 1-D float64 array argument)"),
     Row("step_recording", step_recording, tuple, step_recording.DESCRIPTION,
         measure=step_recording.bench),
+    Row("training_step", training_step, tuple, training_step.DESCRIPTION,
+        measure=training_step.bench),
 )
 
 

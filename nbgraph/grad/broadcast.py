@@ -65,8 +65,8 @@ def unbroadcast(g: Any, x: Traced, others: tuple = ()) -> Any:
     (summed over the axes x was broadcast along).  ``others`` are the other operands:
     when none is an array of x's rank or more, x's shape is the result's."""
     rank = x.type.ndim
-    if g.type.ndim > rank:
-        g = call(np.sum, g, axis=tuple(range(g.type.ndim - rank)))
+    for _ in range(g.type.ndim - rank):  # leading axes x lacks, one int axis at a time
+        g = call(np.sum, g, axis=0)
     if rank and any(_rank(o) >= rank for o in others
                     if not (isinstance(o, Traced) and o.node is x.node)):
         g = call(compiled_sum_to(), g, x)

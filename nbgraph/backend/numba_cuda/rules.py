@@ -435,6 +435,7 @@ RULES: dict[Callable, Callable[[Program, Node], Step | None]] = {
     np.ravel: _view(lambda a, args, kw: views.reshape(a, -1)),
     np.transpose: _view(lambda a, args, kw: views.transpose(a, args[0] if args else None)),
     np.copy: _view(lambda a, args, kw: _copy(a)),
+    np.ascontiguousarray: _view(lambda a, args, kw: contiguous(a)),
     np.count_nonzero: _count_nonzero,
     np.cumsum: _cumulative,
     np.cumprod: _cumulative,
