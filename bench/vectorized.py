@@ -1,0 +1,261 @@
+"""The vectorized section: NumPy kernels timed eagerly, in graph mode, under ``@numba.njit``
+and as ``jax.jit`` twins, in one process.
+
+    python bench/vectorized.py [--threads pinned|default|both] [--rounds N] [--kernels NAME ...]
+
+Alone it prints the tables and writes nothing; ``bench/run.py`` runs the same measurement
+as its ``vectorized`` row (``bench/run.py --only vectorized``) and stores it in
+``results.json``.  Every table runs in a fresh process started with its thread settings
+(``--threads``): ``pinned`` puts every library on one thread, ``default`` leaves each at
+its own default.  Per kernel: every variant's result is checked against eager (dtype,
+shape, values; tuples element by element) before anything is timed, a variant that
+differs is reported as WRONG and not timed; then the variants are warmed up and timed in
+interleaved rounds.  Ratios are times over graph mode's time (above 1: graph is faster).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from measure import (
+    BENCH_DIR,
+    THREAD_MODES,
+    THREAD_RULES,
+    CpuMeter,
+    calls_per_sample,
+    fmt_ratio,
+    fmt_time,
+    geomean,
+    interleaved_rounds,
+    mismatch,
+    ratio,
+    short_error,
+    table,
+    thread_env,
+    threads_in_effect,
+)
+from workloads import vectorized as kernels
+
+VARIANTS = ("eager", "graph", "njit", "jax")
+RATIOS = (("eager_vs_graph", "eager"), ("jax_vs_graph", "jax"), ("njit_vs_graph", "njit"))
+ROUNDS = 7
+CHILD_TIMEOUT_S = 900
+RULES = [
+    "same source: graph = nbgraph.function(f) (cpu backend), njit = numba.njit(f) of the "
+    "same f (n/a where Numba cannot compile it), jax = jax.jit of a jax.numpy twin "
+    "(float64 enabled)",
+    "every result checked against eager before timing: dtype, shape and values (rtol 1e-9 "
+    "float64, 2e-5 float32; tuples element by element); a mismatch is WRONG, not timed",
+    "JAX inputs put on the device before timing; every JAX call ends in block_until_ready",
+    "warm-up first (compilation excluded); medians of interleaved rounds, one process",
+]
+
+
+def _jax_setup() -> tuple[Any, dict[str, Callable] | None, str | None]:
+    try:
+        functions = kernels.jax_functions()
+        import jax
+    except Exception as exc:  # JAX is optional
+        return None, None, short_error(exc)
+    return jax, functions, None
+
+
+def _variants(k: kernels.Kernel, args: tuple, jax: Any,
+              jax_functions: dict[str, Callable] | None) -> dict[str, tuple[Callable, tuple]]:
+    import numba
+
+    import nbgraph as ng
+
+    out: dict[str, tuple[Callable, tuple]] = {
+        "eager": (k.eager, args),
+        "graph": (ng.function(k.eager), args),
+        "njit": (numba.njit(k.eager), args),
+    }
+    if jax_functions is not None:
+        device = tuple(jax.device_put(a) if isinstance(a, np.ndarray) else a for a in args)
+        jax.block_until_ready(device)
+        out["jax"] = (lambda *a, f=jax_functions[k.name]: jax.block_until_ready(f(*a)),
+                      device)
+    return out
+
+
+def measure_kernel(k: kernels.Kernel, rounds: int, jax: Any,
+                   jax_functions: dict[str, Callable] | None,
+                   jax_error: str | None) -> dict[str, Any]:
+    """Check every variant against eager, then time the ones that agree."""
+    args = k.make_inputs(1.0)
+    callables = _variants(k, args, jax, jax_functions)
+    errors: dict[str, str] = {}
+    wrong: dict[str, str] = {}
+    warned: list[str] = []
+    if jax_functions is None:
+        errors["jax"] = f"JAX unavailable ({jax_error})"
+    reference = None
+    inner: dict[str, int] = {}
+    for v in list(callables):
+        fn, a = callables[v]
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                value = fn(*a)
+            except Exception as exc:
+                prefix = "n/a (Numba cannot compile it): " if v == "njit" else ""
+                errors[v] = prefix + short_error(exc)
+                del callables[v]
+                continue
+        if v == "graph":
+            warned = sorted({f"{w.category.__name__}: {str(w.message).splitlines()[0]}"
+                             for w in caught if str(w.message)})
+        if v == "eager":
+            reference = value
+            found = None
+        else:
+            found = mismatch(reference, value)
+        if found is not None:
+            wrong[v] = found
+            print(f"   !! {k.name}: {v} DIFFERS FROM EAGER, not timed: {found}",
+                  file=sys.stderr, flush=True)
+            del callables[v]
+            continue
+        inner[v] = calls_per_sample(fn, a)[0]
+    stats = interleaved_rounds(callables, inner, rounds)
+    median = {v: s["median_s"] for v, s in stats.items()}
+    return {
+        "what": k.what,
+        "variants": stats,
+        "errors": errors,
+        "wrong": wrong,
+        "graph_warnings": warned,
+        "ratios": {key: ratio(median.get(v), median.get("graph")) for key, v in RATIOS},
+    }
+
+
+def measure(rounds: int = ROUNDS, names: list[str] | None = None) -> dict[str, Any]:
+    """The whole section in this process, with whatever threads it was started with."""
+    meter = CpuMeter()
+    started = time.perf_counter()
+    jax, functions, jax_error = _jax_setup()
+    chosen = [k for k in kernels.KERNELS if not names or k.name in names]
+    results: dict[str, Any] = {}
+    for k in chosen:
+        t0 = time.perf_counter()
+        results[k.name] = measure_kernel(k, rounds, jax, functions, jax_error)
+        print(f"   {k.name}: {time.perf_counter() - t0:.1f} s", flush=True)
+    geomeans = {key: geomean([r["ratios"][key] for r in results.values()])
+                for key, _ in RATIOS}
+    counted = {key: sum(r["ratios"][key] is not None for r in results.values())
+               for key, _ in RATIOS}
+    worst = min(((r["ratios"]["eager_vs_graph"], name) for name, r in results.items()
+                 if r["ratios"]["eager_vs_graph"] is not None), default=(None, None))
+    return {"description": kernels.DESCRIPTION, "rounds": rounds, "kernels": results,
+            "geomean": geomeans, "geomean_kernels": counted,
+            "worst_eager_vs_graph": {"kernel": worst[1], "ratio": worst[0]},
+            "threads": threads_in_effect(), "seconds": time.perf_counter() - started,
+            "background_cpu_cores": meter.other_cores()}
+
+
+def _cell(r: dict[str, Any], v: str) -> str:
+    if v in r["wrong"]:
+        return "WRONG"
+    if v in r["variants"]:
+        star = " *" if v == "graph" and r["graph_warnings"] else ""
+        return fmt_time(r["variants"][v]["median_s"]) + star
+    message = r["errors"].get(v, "")
+    return "n/a" if message.startswith("n/a") else "ERROR"
+
+
+def report_table(result: dict[str, Any], mode: str) -> dict[str, Any]:
+    """The section's table (title, rules, headers, rows, notes) for one thread mode."""
+    rows, notes = [], []
+    for name, r in result["kernels"].items():
+        rows.append([name, *(_cell(r, v) for v in VARIANTS),
+                     *(fmt_ratio(r["ratios"][key]) for key, _ in RATIOS)])
+        for v, message in r["wrong"].items():
+            notes.append(f"{name} [{v}] WRONG RESULT (not timed): {message}")
+        for v, message in r["errors"].items():
+            if not message.startswith("n/a") and "unavailable" not in message:
+                notes.append(f"{name} [{v}]: {message}")
+        notes.extend(f"{name} [graph warning]: {m}" for m in r["graph_warnings"])
+    gm, counted = result["geomean"], result["geomean_kernels"]
+    rows.append(["geometric mean", "", "", "", "",
+                 *(f"{fmt_ratio(gm[key])} ({counted[key]})" for key, _ in RATIOS)])
+    n_a = [name for name, r in result["kernels"].items()
+           if r["errors"].get("njit", "").startswith("n/a")]
+    if n_a:
+        notes.append(f"njit n/a (Numba does not compile the same source): {', '.join(n_a)}")
+    jax_missing = {r["errors"].get("jax") for r in result["kernels"].values()} - {None}
+    notes.extend(sorted(m for m in jax_missing if "unavailable" in m))
+    background = result.get("background_cpu_cores")
+    if background is not None and background > 0.1:
+        notes.append(f"other processes kept {background:.2f} cores busy on average "
+                     "during this table")
+    return {
+        "title": (f"Vectorized kernels, {mode} threads: median per call of "
+                  f"{result['rounds']} interleaved rounds; ratios are time / graph time "
+                  "(above 1: graph mode is faster); (n) = kernels in the geometric mean"),
+        "rules": [f"threads: {THREAD_RULES[mode]}", *RULES],
+        "headers": ["kernel", *VARIANTS, "eager/graph", "jax/graph", "njit/graph"],
+        "rows": rows,
+        "notes": notes,
+    }
+
+
+def format_table(t: dict[str, Any]) -> str:
+    lines = [t["title"], *(f"  * {rule}" for rule in t.get("rules", ())),
+             table(t["headers"], t["rows"])]
+    lines += [f"  {n}" for n in t.get("notes", ())]
+    return "\n".join(lines)
+
+
+def run_child(mode: str, rounds: int, names: list[str] | None) -> dict[str, Any]:
+    """The section measured in a fresh process started with ``mode``'s thread settings."""
+    with tempfile.TemporaryDirectory(prefix="nbgraph-bench-vec-") as folder:
+        out = Path(folder) / "result.json"
+        command = [sys.executable, str(BENCH_DIR / "vectorized.py"), "--child", mode,
+                   "--rounds", str(rounds), "--json", str(out)]
+        if names:
+            command += ["--kernels", *names]
+        proc = subprocess.run(command, env=thread_env(mode), cwd=BENCH_DIR.parent,
+                              timeout=CHILD_TIMEOUT_S)
+        if proc.returncode != 0 or not out.exists():
+            raise RuntimeError(f"the {mode}-threads measurement failed "
+                               f"(exit status {proc.returncode})")
+        return json.loads(out.read_text())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--threads", choices=(*THREAD_MODES, "both"), default="both")
+    parser.add_argument("--rounds", type=int, default=ROUNDS)
+    parser.add_argument("--kernels", nargs="+", metavar="NAME",
+                        help="only these: " + ", ".join(k.name for k in kernels.KERNELS))
+    parser.add_argument("--child", choices=THREAD_MODES, help=argparse.SUPPRESS)
+    parser.add_argument("--json", type=Path, help=argparse.SUPPRESS)
+    options = parser.parse_args()
+    if options.kernels:
+        unknown = set(options.kernels) - {k.name for k in kernels.KERNELS}
+        if unknown:
+            parser.error(f"unknown kernel names: {', '.join(sorted(unknown))}")
+    if options.child:
+        result = measure(options.rounds, options.kernels)
+        options.json.write_text(json.dumps(result, indent=1))
+        return
+    modes = THREAD_MODES if options.threads == "both" else (options.threads,)
+    for mode in modes:
+        print(f"\n== vectorized, {mode} threads", flush=True)
+        result = run_child(mode, options.rounds, options.kernels)
+        print("\n" + format_table(report_table(result, mode)), flush=True)
+
+
+if __name__ == "__main__":
+    main()
