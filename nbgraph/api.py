@@ -24,6 +24,7 @@ from .graph.pytree import LEAF, flatten, tree_key, unflatten
 from .graph.runtime import ConsList
 from .graph.types import ListType, is_device_array, type_of
 from .progress import building
+from .writeback import ArgumentWrites
 
 DEFAULT_BACKEND = "cpu"
 
@@ -32,21 +33,25 @@ class _Compiled:
     """One traced, optimised and compiled signature of a graph function."""
 
     def __init__(self, graph: Graph, program: Program, locates: bool,
-                 helpers: list[Binding]) -> None:
+                 helpers: list[Binding], names: Sequence[str] = ()) -> None:
         self.graph = graph
         self.helpers = helpers  # a helper redefined since (a notebook cell run again)
         self.program = program
         self.run = program.run
         self.locates = locates  # the backend tags its errors with the failing node
+        # Arguments the function writes into get their final values after the run.
+        self.writes = ArgumentWrites(graph, names) if graph.writes else None
         results = graph.body.results[:-1]  # the last result is the effect token
         self.fix_lists = [i for i, r in enumerate(results) if isinstance(r.type, ListType)]
-        self.single = graph.out_tree is LEAF and not self.fix_lists
+        self.single = graph.out_tree is LEAF and not self.fix_lists and self.writes is None
 
     def out_of_date(self) -> bool:
         """Whether a function the graph called has been redefined: trace again."""
         return any(b.changed() for b in self.helpers)
 
     def __call__(self, leaves: Sequence[Any]) -> Any:
+        if self.writes is not None:
+            self.writes.check(leaves)
         try:
             outputs = self.run(leaves)
         except Exception as exc:
@@ -58,7 +63,7 @@ class _Compiled:
             raise
         if self.single:
             return outputs[0]
-        outputs = list(outputs)
+        outputs = list(outputs) if self.writes is None else self.writes.finish(leaves, outputs)
         for i in self.fix_lists:
             outputs[i] = outputs[i].to_list() if isinstance(outputs[i], ConsList) else outputs[i]
         return unflatten(self.graph.out_tree, outputs)
@@ -166,8 +171,17 @@ class GraphFunction:
         self.last_build = {"convert": converted_at - start, "trace": traced_at - converted_at,
                            "compile": time.perf_counter() - traced_at}
         entry = self._cache[key] = _Compiled(graph, program, self.backend == "interpret",
-                                             helpers)
+                                             helpers, self._leaf_names(args, kwargs))
         return entry
+
+    def _leaf_names(self, args: tuple, kwargs: dict) -> list[str]:
+        """The parameter name of each flat argument, where each argument is one leaf
+        (for messages; empty otherwise)."""
+        leaves, _ = flatten((args, kwargs))
+        if kwargs or len(leaves) != len(args):
+            return []
+        return [p.name for p in self.signature.parameters.values()
+                if p.name not in self.static_argnames][:len(args)]
 
     def _convert(self) -> Callable:
         """The function to trace: the converted Python function."""

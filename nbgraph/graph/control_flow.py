@@ -223,15 +223,43 @@ def _sync_views(before: State, after: Sequence[Any]) -> tuple:
 # --- cond ---------------------------------------------------------------------------
 
 class _Branch:
-    def __init__(self, builder: RegionBuilder, outputs: list[Any]) -> None:
+    def __init__(self, builder: RegionBuilder, inputs: list[Any], outputs: list[Any]) -> None:
         self.builder = builder
+        self.inputs = inputs
         self.outputs = outputs
 
 
 def _trace_branch(fn: Callable, init: State, description: str) -> _Branch:
     with region(description) as builder:
-        outputs = fn(*[_fresh(v) for v in init])
-    return _Branch(builder, list(outputs))
+        inputs = [_fresh(v) for v in init]
+        outputs = fn(*inputs)
+    return _Branch(builder, inputs, list(outputs))
+
+
+def _same_array(name: str, old: Any, new: Any, paths: list[tuple[Any, Any, Any]],
+                where: str) -> Any:
+    """A variable's value after a staged statement.  Where every path leaves the name on
+    the array it named before (``paths``: each path's handle, its value at the end, and
+    the node it started with), that array itself is updated (in place, as eagerly: its
+    aliases, its views and the caller's argument see the writes)."""
+    if not isinstance(old, Traced) or not isinstance(new, Traced):
+        return new
+    kept = [out is handle for handle, out, _ in paths]
+    written = [handle.node is not entry for handle, _, entry in paths]
+    if all(kept):
+        if any(written):
+            old.rebind(new.node)
+        return old
+    if any(w and not k for w, k in zip(written, kept)) and old.argument:
+        raise StagingError(
+            f"the function writes into its argument array '{name}' in the staged branch or "
+            f"loop at {where} and also assigns '{name}' a new array there, so which array "
+            f"'{name}' names depends on the run; graph mode cannot write that back into the "
+            f"caller's array. Write into a copy ({name} = {name}.copy() first) or assign "
+            "the new array to another name, or call .eager(...) to run it as written",
+            user_location())
+    return new
+
 
 
 class _Merge:
@@ -322,7 +350,12 @@ def staged_cond(
     outs = [wrap(p) for p in projs]
     if then.builder.diverged and other.builder.diverged:
         outer.diverged = True
-    return [r(outs) for r in rebuild]
+    entries = [old.node if isinstance(old, Traced) else None for old in init]
+    values = [r(outs) for r in rebuild]
+    for k, old in enumerate(init):
+        values[k] = _same_array(names[k], old, values[k], [
+            (b.inputs[k], b.outputs[k], entries[k]) for b in (then, other)], where)
+    return values
 
 
 def if_stmt(cond: Any, body: Callable, orelse: Callable, names: Sequence[str],
@@ -458,6 +491,7 @@ def staged_while(test: Callable, body: Callable, names: Sequence[str], init: Sta
     for _ in range(len(slots) + 2):
         with region(f"the loop at {where}") as body_b:
             args = _body_args(body_b, slots)
+            entries = [a.node if isinstance(a, Traced) else None for a in args]
             outputs = list(body(*args))
         if not _refine(slots, outputs, where):
             break
@@ -491,9 +525,10 @@ def staged_while(test: Callable, body: Callable, names: Sequence[str], init: Sta
     outer.token = projs.pop()
     result = []
     values = iter(projs)
-    for slot in slots:
+    for k, slot in enumerate(slots):
         if slot.carried:
-            result.append(wrap(next(values)))
+            result.append(_same_array(slot.name, slot.init, wrap(next(values)),
+                                      [(args[k], outputs[k], entries[k])], where))
         elif slot.kind == UNDEF:
             result.append(Undefined(slot.name, (
                 f"is assigned only inside the graph loop at {where}, so it has no value "

@@ -119,8 +119,13 @@ class Graph:
     in_tree: Any  # how the call's arguments flatten into params (see graph/pytree.py)
     out_tree: Any  # how results rebuild the returned Python structure
     failed_node: Node | None = None  # the node the last failing run raised in, if any
+    # Arguments the function writes into (their positions among the params): the last
+    # results before the effect token are their final values, in this order.
+    writes: tuple[int, ...] = ()
     # Nodes the compiled backend runs in Python, and why (known once it has compiled).
     python_nodes: dict[Node, str] = field(default_factory=dict, repr=False, compare=False)
+    # Updates the compiled backend makes by copying a whole array inside a loop, and why.
+    copies: dict[Node, str] = field(default_factory=dict, repr=False, compare=False)
     # Each node's value in one run, when asked for (``f.graph(..., inspect=True)``).
     values: dict[Node, ValueSummary] | None = field(default=None, repr=False, compare=False)
 

@@ -75,6 +75,29 @@ def call_method(x: Any, name: str, *args: Any, **kwargs: Any) -> Any:
     return getattr(x, name)(*args, **kwargs)
 
 
+def write_out(fn: Any, args: tuple, kwargs: dict) -> Any:
+    """``fn(..., out=a)``: the result written into the array ``a`` in place, as NumPy
+    does (same_kind casting, broadcast to ``a``'s shape); returns ``a``."""
+    kwargs = dict(kwargs)
+    out = kwargs.pop("out")
+    if type(out) is tuple and len(out) == 1:
+        out = out[0]
+    name = getattr(fn, "__name__", "the function")
+    if not isinstance(out, Traced) or out.type.flavor != ARRAY:
+        raise StagingError(
+            f"{name}(..., out=...) into a {type(out).__name__} that is not an array of "
+            "the graph (an argument or an array the function made): graph mode can only "
+            "write into those; assign the result instead (a = ...)", user_location())
+    result = _call(fn, *args, **kwargs)
+    if isinstance(result, Traced) and result.type.dtype != out.type.dtype and not \
+            np.can_cast(result.type.dtype, out.type.dtype, "same_kind"):
+        raise StagingError(
+            f"{name}(..., out=...) cannot cast {result.type.dtype} to {out.type.dtype} "
+            "(same_kind casting), as NumPy would refuse", user_location())
+    out[...] = result
+    return out
+
+
 class Traced:
     """A graph value during tracing.  ``node`` may be rebound by in-place updates.
 
@@ -83,6 +106,7 @@ class Traced:
     """
 
     __array_priority__ = 1000
+    argument = False  # an argument of the graph function: its writes reach the caller
 
     def __init__(self, node: Any, view: tuple[Traced, Any] | None = None) -> None:
         self.node = node
@@ -195,12 +219,6 @@ class Traced:
 
     # --- NumPy protocols -------------------------------------------------------------
     def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
-        if kwargs.get("out") is not None:
-            raise StagingError(
-                f"np.{ufunc.__name__}(..., out=...) writes into an existing array, which "
-                "graph mode does not do; assign the result instead",
-                user_location(),
-            )
         fn = ufunc if method == "__call__" else getattr(ufunc, method)
         return _call(fn, *inputs, **kwargs)
 

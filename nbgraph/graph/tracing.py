@@ -158,6 +158,10 @@ def add_node(op: Op, inputs: tuple[Node, ...], arg: Any, type: GraphType) -> Nod
 
 def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
     """Record ``fn(*args, **kwargs)`` on graph values; returns the traced result."""
+    if kwargs.get("out") is not None:
+        from .traced import write_out
+
+        return write_out(fn, args, kwargs)
     (arg_t, kwarg_t), leaves = split((args, kwargs), _is_input)
     if any(isinstance(leaf, np.ndarray) for leaf in leaves):  # concrete arrays: constants
         leaves = [const(leaf) if isinstance(leaf, np.ndarray) else leaf for leaf in leaves]
