@@ -37,6 +37,59 @@ def assigned_names(nodes: list[ast.AST]) -> list[str]:
     return sorted(found)
 
 
+# Methods that change their list, dict or set in place.
+MUTATING_METHODS = frozenset({
+    "append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse", "update",
+    "setdefault", "popitem", "add", "discard", "difference_update",
+    "intersection_update", "symmetric_difference_update",
+})
+
+
+def root_name(target: ast.expr) -> str | None:
+    """The variable an item or attribute expression starts from (``d`` of ``d[k].x``)."""
+    while isinstance(target, (ast.Subscript, ast.Attribute)):
+        target = target.value
+    return target.id if isinstance(target, ast.Name) else None
+
+
+def mutated_names(nodes: list[ast.AST]) -> list[str]:
+    """Variables whose value these statements change in place (not inside nested
+    scopes): ``x.append(v)``, ``x[k] = v``, ``x.a = v``, ``del x[k]``, sorted."""
+    found: set[str] = set()
+    for node in walk_scope(nodes):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr in MUTATING_METHODS:
+            targets = [node.func.value]
+        elif _is_operator_call(node, "set_attribute"):  # a converted x.attr = v
+            targets = [node.args[0]]
+        elif isinstance(node, ast.Assign):
+            targets = [t for t in node.targets if isinstance(t, (ast.Subscript, ast.Attribute))]
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and \
+                isinstance(node.target, (ast.Subscript, ast.Attribute)):
+            targets = [node.target.value]
+        elif isinstance(node, ast.Delete):
+            targets = [t for t in node.targets if isinstance(t, (ast.Subscript, ast.Attribute))]
+        for target in targets:
+            name = root_name(target)
+            if name is not None:
+                found.add(name)
+    return sorted(found)
+
+
+def captured_names(fn: ast.FunctionDef) -> set[str]:
+    """Locals of fn that a lambda or def of the user's inside it reads (an over-estimate:
+    any name used inside them)."""
+    inner = [n for n in walk_scope(fn.body) if isinstance(n, (ast.Lambda, ast.FunctionDef,
+                                                                ast.AsyncFunctionDef))
+             and not getattr(n, "_nbg_generated", False)]
+    used: set[str] = set()
+    for scope in inner:
+        own = parameter_names(scope)  # type: ignore[arg-type]
+        used |= {n.id for n in ast.walk(scope) if isinstance(n, ast.Name)} - own
+    return used & local_names(fn)
+
+
 def declared_outside(fn: ast.FunctionDef) -> set[str]:
     """Names the function declares global or nonlocal."""
     out: set[str] = set()
@@ -94,3 +147,36 @@ def parameter_names(fn: ast.FunctionDef) -> set[str]:
 def local_names(fn: ast.FunctionDef) -> set[str]:
     """Parameters and assigned names of a function, minus global/nonlocal ones."""
     return (parameter_names(fn) | set(assigned_names(fn.body))) - declared_outside(fn)
+
+
+def always_exits(block: list[ast.stmt]) -> bool:
+    """Whether running ``block`` surely ends in a return or raise (conservative: loops
+    other than ``while True`` without a break may run to their end)."""
+    return any(_stmt_exits(stmt) for stmt in block)
+
+
+def _stmt_exits(stmt: ast.stmt) -> bool:
+    if isinstance(stmt, (ast.Return, ast.Raise)):
+        return True
+    if isinstance(stmt, ast.Expr):  # a converted raise
+        return _is_operator_call(stmt.value, "raise_stmt")
+    if isinstance(stmt, ast.If):
+        return always_exits(stmt.body) and always_exits(stmt.orelse)
+    if isinstance(stmt, (ast.With, ast.AsyncWith)):
+        return always_exits(stmt.body)
+    if isinstance(stmt, ast.Try):
+        if always_exits(stmt.finalbody):
+            return True
+        ends = always_exits(stmt.body) or always_exits(stmt.orelse)
+        return ends and all(always_exits(h.body) for h in stmt.handlers)
+    if isinstance(stmt, ast.While):
+        forever = isinstance(stmt.test, ast.Constant) and bool(stmt.test.value)
+        return forever and not contains(stmt.body, ast.Break, stop_at_loops=True)
+    return False
+
+
+def _is_operator_call(node: ast.AST, name: str) -> bool:
+    """Whether node is a call of ``ag__.<name>`` that a converter put there."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+        node.func.attr == name and isinstance(node.func.value, ast.Name) and \
+        node.func.value.id == "ag__"

@@ -124,7 +124,17 @@ def _isinstance(value: Any, classes: Any) -> bool:
     return isinstance(value.type.example(), classes)
 
 
+def _make_list(*args: Any) -> Any:
+    """list(x): a graph list built by a graph loop when x is a graph range/sequence."""
+    if len(args) == 1 and isinstance(args[0], iteration.GraphSequence):
+        from ..graph.control_flow import list_comp
+
+        return list_comp(args[0], lambda item: item)
+    return list(*args)
+
+
 _SPECIAL: dict[Any, Callable] = {
+    builtins.list: _make_list,
     builtins.print: statements.print_stmt,
     builtins.range: iteration.make_range,
     builtins.enumerate: iteration.make_enumerate,

@@ -23,10 +23,12 @@ from .converters.call_trees import CallConverter
 from .converters.comprehensions import ComprehensionConverter
 from .converters.continues import ContinueConverter
 from .converters.control_flow import ControlFlowConverter
+from .converters.deletes import DeleteConverter
 from .converters.fstrings import FStringConverter
 from .converters.lists import ListConverter
 from .converters.locals_init import LocalsInitConverter
 from .converters.logical import LogicalConverter
+from .converters.outer_writes import OuterWriteConverter
 from .converters.raises import RaiseConverter
 from .converters.returns import ReturnConverter
 from .converters.subscripts import SubscriptConverter
@@ -74,6 +76,8 @@ def convert_ast(fn: Callable) -> tuple[ast.FunctionDef, Namer]:
     pipeline = [
         ListConverter(namer),
         SubscriptConverter(namer),
+        DeleteConverter(namer),
+        OuterWriteConverter(namer),
         AssertConverter(namer),
         RaiseConverter(namer),
         TryConverter(namer),
@@ -120,11 +124,11 @@ def convert(fn: Callable) -> Callable:
     register_machinery(module_code)  # the factory: nbgraph's code under the user's name
     namespace: dict = {}
     exec(module_code, fn.__globals__, namespace)
-    cells = [_cell_value(c) for c in fn.__closure__ or ()]
-    converted = namespace[FACTORY](operators, *cells)
-    converted.__code__ = _named_as_user(
-        converted.__code__.replace(co_name=fn.__name__, co_qualname=fn.__qualname__),
-        generated, fn)
+    made = namespace[FACTORY](operators, *(None for _ in code.co_freevars))
+    converted = types.FunctionType(
+        _named_as_user(made.__code__.replace(co_name=fn.__name__, co_qualname=fn.__qualname__),
+                       generated, fn),
+        fn.__globals__, fn.__name__, None, _shared_closure(made, fn))
     register_code(converted.__code__, frozenset(namer.generated))
     converted.__defaults__ = fn.__defaults__
     converted.__kwdefaults__ = fn.__kwdefaults__
@@ -160,11 +164,12 @@ def _renamed(code: types.CodeType, generated: set[str], name: str, qualname: str
     return code.replace(co_consts=consts)
 
 
-def _cell_value(cell: object) -> object:
-    try:
-        return cell.cell_contents  # type: ignore[attr-defined]
-    except ValueError:
-        return operators.Undefined("<free variable>")
+def _shared_closure(made: Callable, fn: Callable) -> tuple:
+    """The converted function's closure: ``ag__``'s cell, and fn's own cells for the
+    variables fn reads from enclosing functions, so it sees them change, as fn does."""
+    cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+    return tuple(cells.get(name, cell)
+                 for name, cell in zip(made.__code__.co_freevars, made.__closure__ or ()))
 
 
 def to_code(fn: Callable) -> str:

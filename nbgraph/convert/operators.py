@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..errors.exceptions import StagingError
+from ..errors.origins import user_location
 from ..graph.control_flow import (
     and_,
     for_stmt,
@@ -19,17 +21,37 @@ from ..graph.statements import (
     contains,
     fstring,
     list_append,
+    outer_mutation,
+    outer_write,
     percent_format,
     raise_stmt,
+    set_attribute,
     setitem,
 )
-from ..graph.tracing import try_block
-from ..graph.undefined import Undefined, UndefinedReturn, check_defined
+from ..graph.tracing import is_graph_value, try_block
+from ..graph.undefined import Undefined, UndefinedReturn, check_defined, deleted
 from .calls import converted_call
 
 
-def retval(value: Any) -> Any:
-    """The function's result (None if no return statement ran); it must be defined."""
+def retval(value: Any, returned: Any = True, last_line: int = 0) -> Any:
+    """The function's result (None if no return statement ran); it must be defined.
+
+    ``returned`` says whether a return ran, for a function that can also end by running
+    off its end (``last_line``): a graph value there means None on some paths, chosen
+    when the graph runs, which a graph result cannot be.
+    """
+    if is_graph_value(returned):
+        loc = user_location()
+        name = loc.function if loc else "the function"
+        raise StagingError(
+            f"{name} returns a value on some paths and None on others (a path reaches the "
+            f"end of {name}, after line {last_line}, without a return statement), and which "
+            "one happens depends on a value known only when the graph runs; a graph cannot "
+            "return None. "
+            "Return a value on every path (e.g. a final return statement), or call "
+            f"{name}.eager(...) to run it as plain Python", loc)
+    if returned is False:
+        return None
     check_defined(value)
     return None if isinstance(value, UndefinedReturn) else value
 
@@ -41,6 +63,7 @@ __all__ = [
     "assert_stmt",
     "contains",
     "converted_call",
+    "deleted",
     "for_stmt",
     "fstring",
     "if_exp",
@@ -49,9 +72,12 @@ __all__ = [
     "list_comp",
     "not_",
     "or_",
+    "outer_mutation",
+    "outer_write",
     "percent_format",
     "raise_stmt",
     "retval",
+    "set_attribute",
     "setitem",
     "try_block",
     "while_stmt",

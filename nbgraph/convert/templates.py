@@ -96,3 +96,12 @@ def names_tuple(names: list[str], ctx: type = ast.Load) -> ast.Tuple:
 def strings_tuple(names: list[str]) -> ast.Tuple:
     """``('a', 'b')`` as an AST tuple of string constants."""
     return ast.Tuple(elts=[ast.Constant(value=n) for n in names], ctx=ast.Load())
+
+
+def as_load(expr: ast.expr) -> ast.expr:
+    """A copy of an assignment target as an expression that reads it."""
+    expr = copy.deepcopy(expr)
+    for node in ast.walk(expr):
+        if hasattr(node, "ctx"):
+            node.ctx = ast.Load()
+    return expr

@@ -19,6 +19,14 @@ import numpy as np
 from ..errors.exceptions import LoopTypeError, StagingError
 from ..errors.origins import generated_names, user_location
 from . import runtime
+from .containers import (
+    field_names,
+    fresh,
+    fresh_state,
+    is_dataclass_instance,
+    is_namedtuple,
+    with_fields,
+)
 from .ir import Node, Op
 from .tracing import (
     RegionBuilder,
@@ -35,7 +43,7 @@ from .tracing import (
     wrap,
 )
 from .types import PYTHON, SCALAR, TOKEN, ListType, TensorType, TupleType, type_of
-from .undefined import Undefined, UndefinedReturn
+from .undefined import Deleted, Undefined, UndefinedReturn
 from .unify import join_tensor_types
 
 State = Sequence[Any]
@@ -53,19 +61,6 @@ def _line() -> int:
 
 def _is_number(value: Any) -> bool:
     return isinstance(value, Traced) or type_of(value) is not None
-
-
-def _fresh(value: Any) -> Any:
-    """A private handle on value for one branch/body (in-place updates stay local)."""
-    if isinstance(value, Traced):
-        return Traced(value.node, value.view)
-    if isinstance(value, TracedList):
-        return TracedList(value.node)
-    if type(value) is list:
-        return [_fresh(v) for v in value]
-    if type(value) is tuple:
-        return tuple(_fresh(v) for v in value)
-    return value
 
 
 def as_predicate(value: Any) -> Traced:
@@ -231,7 +226,7 @@ class _Branch:
 
 def _trace_branch(fn: Callable, init: State, description: str) -> _Branch:
     with region(description) as builder:
-        inputs = [_fresh(v) for v in init]
+        inputs = fresh_state(init)
         outputs = fn(*inputs)
     return _Branch(builder, inputs, list(outputs))
 
@@ -261,7 +256,6 @@ def _same_array(name: str, old: Any, new: Any, paths: list[tuple[Any, Any, Any]]
     return new
 
 
-
 class _Merge:
     """Collects the (then, else) result pairs of a cond and rebuilds Python values."""
 
@@ -280,6 +274,15 @@ class _Merge:
                 b = _placeholder(a)
         if a is b or (is_graph_value(a) and is_graph_value(b) and a.node is b.node):
             return lambda outs: a if not is_graph_value(a) else wrap(a.node)
+        if isinstance(a, Deleted) or isinstance(b, Deleted):
+            line = (a if isinstance(a, Deleted) else b).line
+            both = isinstance(a, Deleted) and isinstance(b, Deleted)
+            reason = (f"was deleted (del at line {line})" if both else
+                      f"is deleted (del at line {line}) on one path of the if at {self.where} "
+                      "only, so whether it exists after the if is known only when the graph "
+                      "runs; delete it on both paths or on none, or call the function's "
+                      ".eager(...) to run it as plain Python")
+            return lambda outs: Undefined(name, reason)
         if isinstance(a, Undefined) or isinstance(b, Undefined):
             reason = (f"is assigned in only one branch of the if at {self.where}, so it has no "
                       "value after the if on the other path; assign it in both branches or "
@@ -293,21 +296,20 @@ class _Merge:
         if isinstance(b, UndefinedReturn):
             with reenter(other.builder):
                 b = _placeholder(a)
-        if type(a) in (tuple, list) and type(a) is type(b) and len(a) == len(b) and not (
-            isinstance(a, list) and isinstance(b, TracedList)
-        ):
-            parts = [self.merge(f"{name}[{i}]", x, y) for i, (x, y) in enumerate(zip(a, b))]
-            kind = type(a)
-            return lambda outs: kind(p(outs) for p in parts)
+        structure = self._merge_structure(name, a, b)
+        if structure is not None:
+            return structure
         if _same_python_value(a, b):
             return lambda outs: a
         if not (_is_number(a) or isinstance(a, (list, TracedList))) or not (
             _is_number(b) or isinstance(b, (list, TracedList))
         ):
             raise StagingError(
-                f"variable '{name}' holds different Python values in the two branches of the "
+                f"{_subject(name)} holds different Python values in the two branches of the "
                 f"if at {self.where} ({_short(a)} / {_short(b)}); a graph can only choose "
-                "between numbers, arrays and lists at run time", user_location())
+                "between numbers, arrays and lists at run time (not None or other objects): "
+                "give it a number or array on both paths, or call the function's "
+                ".eager(...) to run it as plain Python", user_location())
         target = _join_types(_value_type(a), _value_type(b), name, self.where, in_loop=False)
         with reenter(then.builder):
             na = _coerce(a, target).node
@@ -318,7 +320,52 @@ class _Merge:
         return lambda outs: outs[index]
 
 
+    def _merge_structure(self, name: str, a: Any, b: Any) -> Callable | None:
+        """Merge two containers item by item (None if a and b are not containers of one
+        structure); a dict must have the same keys, in the same order, on both paths."""
+        kind = type(a)
+        if kind is not type(b):
+            return None
+        if kind in (tuple, list) and len(a) == len(b):
+            parts = [self.merge(f"{name}[{i}]", x, y) for i, (x, y) in enumerate(zip(a, b))]
+            return lambda outs: kind(p(outs) for p in parts)
+        if is_namedtuple(a):
+            parts = [self.merge(f"{name}.{f}", x, y) for f, x, y in zip(a._fields, a, b)]
+            return lambda outs: kind(*(p(outs) for p in parts))
+        if kind is dict:
+            if list(a) != list(b):
+                raise StagingError(_dict_keys_differ(name, a, b, self.where), user_location())
+            items = {k: self.merge(f"{name}[{k!r}]", a[k], b[k]) for k in a}
+            return lambda outs: {k: p(outs) for k, p in items.items()}
+        if is_dataclass_instance(a):
+            fields = {f: self.merge(f"{name}.{f}", getattr(a, f), getattr(b, f))
+                      for f in field_names(a)}
+            return lambda outs: with_fields(a, {f: p(outs) for f, p in fields.items()})
+        return None
+
+
+def _dict_keys_differ(name: str, a: dict, b: dict, where: str) -> str:
+    only = [k for k in a if k not in b] or [k for k in b if k not in a]
+    if only:
+        what = f"has the key {only[0]!r} on one path of the if at {where} and not on the other"
+    else:
+        what = f"gets its keys in a different order on the two paths of the if at {where}"
+    return (f"dict '{name}' {what}; a graph chooses values when it runs, but not which keys "
+            "a dict has: set the key on both paths (or before the if), or call the "
+            "function's .eager(...) to run it as plain Python")
+
+
+def _subject(name: str) -> str:
+    """How a message names a variable: the user's name, or "the return value" for the
+    variable conversion keeps it in."""
+    if name.startswith("retval_") and name in generated_names():
+        return "the return value"
+    return f"variable '{name}'"
+
+
 def _short(value: Any) -> str:
+    if is_graph_value(value):
+        return f"a {value.type.describe()} known when the graph runs"
     text = repr(value)
     return text if len(text) < 40 else text[:37] + "..."
 
@@ -431,13 +478,14 @@ class _Slot:
 
 def _body_args(builder: RegionBuilder, slots: list[_Slot]) -> list[Any]:
     args = []
+    memo: dict[int, Any] = {}
     for slot in slots:
         if slot.carried:
             args.append(wrap(builder.add_param(slot.type)))
         elif slot.kind == LIST:
             args.append(list(slot.init))
         else:
-            args.append(_fresh(slot.init))
+            args.append(fresh(slot.init, memo))
     builder.token = builder.add_param(TOKEN)
     return args
 

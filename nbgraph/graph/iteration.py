@@ -25,6 +25,13 @@ class GraphSequence:
     def item(self, index: Any) -> Any:
         raise NotImplementedError
 
+    def __iter__(self) -> Any:
+        raise StagingError(
+            "a range (or enumerate/zip over it) whose length is known only when the graph "
+            "runs is used outside a for loop or list(...): graph mode cannot unpack it into "
+            "Python values. Loop over it with for, build an array with np.arange, or call "
+            "the function's .eager(...) to run it as plain Python", user_location())
+
 
 class GraphRange(GraphSequence):
     """range(start, stop, step) with graph bounds."""

@@ -1,13 +1,15 @@
 """Flattening nested Python arguments and results into graph leaves and back.
 
-Numbers and arrays are leaves (graph parameters or results); tuples, lists and dicts
-are structure; anything else is a static value kept in the tree.
+Numbers and arrays are leaves (graph parameters or results); tuples, lists, dicts,
+namedtuples and dataclass instances are structure; anything else is a static value kept
+in the tree.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from .containers import field_names, is_dataclass_instance, is_namedtuple
 from .types import type_of
 
 
@@ -35,10 +37,13 @@ def flatten(value: Any, is_leaf: Any = None) -> tuple[list[Any], Any]:
         if leaf_test(v):
             leaves.append(v)
             return LEAF
-        if type(v) in (tuple, list):
+        if type(v) in (tuple, list) or is_namedtuple(v):
             return (type(v), tuple(walk(x) for x in v))
         if type(v) is dict:
             return (dict, tuple(v), tuple(walk(x) for x in v.values()))
+        if is_dataclass_instance(v):
+            names = field_names(v)
+            return (type(v), names, tuple(walk(getattr(v, n)) for n in names))
         return Static(v)
 
     return leaves, walk(value)
@@ -55,6 +60,13 @@ def unflatten(tree: Any, leaves: Any) -> Any:
             return t.value
         if t[0] is dict:
             return dict(zip(t[1], (build(x) for x in t[2])))
+        if len(t) == 3:  # a dataclass instance, rebuilt field by field
+            out = object.__new__(t[0])
+            for name, x in zip(t[1], t[2]):
+                object.__setattr__(out, name, build(x))
+            return out
+        if t[0] not in (tuple, list):  # a namedtuple
+            return t[0](*(build(x) for x in t[1]))
         return t[0](build(x) for x in t[1])
 
     return build(tree)
@@ -72,4 +84,7 @@ def tree_key(tree: Any) -> Any:
             return ("static-id", id(tree.value))
     if tree[0] is dict:
         return ("dict", tree[1], tuple(tree_key(x) for x in tree[2]))
-    return (tree[0].__name__, tuple(tree_key(x) for x in tree[1]))
+    if len(tree) == 3:
+        return (tree[0], tree[1], tuple(tree_key(x) for x in tree[2]))
+    kind = tree[0] if tree[0] not in (tuple, list) else tree[0].__name__
+    return (kind, tuple(tree_key(x) for x in tree[1]))

@@ -14,6 +14,7 @@ from typing import Any
 from ..errors.exceptions import StagingError
 from ..errors.origins import user_location
 from . import runtime
+from .containers import is_dataclass_instance
 from .ir import Op
 from .template import Text
 from .tracing import Traced, call, current, effect, is_graph_value, is_staged, lift
@@ -162,3 +163,45 @@ def contains(container: Any, item: Any) -> Any:
             result = match if result is False else call(operator.or_, result, match)
         return result
     return item in container
+
+
+def set_attribute(obj: Any, attr: str, value: Any) -> None:
+    """obj.attr = value.  In a staged branch or loop only on a dataclass instance, which
+    each path changes a copy of; any other object would be changed on every path."""
+    if is_staged() and not is_dataclass_instance(obj):
+        raise StagingError(
+            f"setting the attribute '{attr}' of a {type(obj).__name__} inside a graph if or "
+            "loop: graph mode traces every path, so the change would happen on paths that "
+            "do not run it, and only once, while tracing. Keep the value in a local "
+            "variable (or a dataclass), or call the function's .eager(...) to run it as "
+            "plain Python", user_location())
+    setattr(obj, attr, value)
+
+
+def outer_write(name: str, kind: str, value: Any) -> None:
+    """Check an assignment to a ``global`` or ``nonlocal`` name: a global is set while
+    tracing only, never when the graph runs; a nonlocal only where it runs on every path."""
+    if kind == "global":
+        fix = f"return the new value instead and assign {name} outside"
+    elif is_staged():
+        fix = "assign it after the if or loop, from a local variable"
+    else:
+        return
+    raise StagingError(
+        f"assignment to the {kind} variable '{name}' in graph mode: graph mode runs the "
+        "function's Python code once, while tracing (and every path of a graph if or loop), "
+        f"so '{name}' would not change as it does when the function runs; {fix}, or call "
+        "the function's .eager(...) to run it as plain Python", user_location())
+
+
+def outer_mutation(name: str, container: Any) -> Any:
+    """``container`` (the variable ``name`` from outside the function), about to be
+    changed in place: refused inside a graph if or loop, where every path is traced."""
+    if is_staged():
+        raise StagingError(
+            f"'{name}' is changed in place inside a graph if or loop, but it is not a local "
+            "variable of the function: graph mode traces every path once, so the change "
+            "would happen on paths that do not run it. Copy it into a local variable first "
+            f"(e.g. {name}_local = list({name})), or call the function's .eager(...) to run "
+            "it as plain Python", user_location())
+    return container

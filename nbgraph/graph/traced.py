@@ -378,6 +378,31 @@ class TracedList:
     def __bool__(self) -> bool:
         raise StagingError("truth value of a list built in a graph loop", user_location())
 
+    def extend(self, items: Any) -> None:
+        if type(items) not in (list, tuple):
+            raise StagingError(
+                "list.extend() of a list a graph loop carries, with a value known only when "
+                "the graph runs: append the items one by one", user_location())
+        for item in items:
+            self.append(item)
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        raise StagingError(
+            "item assignment (lst[i] = ...) on a list that a graph loop changes: there it is "
+            "a graph list, which graph mode builds with append only. Use an array "
+            "(np.zeros(n) and a[i] = ...) or separate variables, or call the function's "
+            ".eager(...) to run it as plain Python", user_location())
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise StagingError(
+            f"list.{name}() on a list that a graph loop or branch changes: there it is a "
+            "graph list, whose length is known only when the graph runs, and graph mode "
+            f"supports append, extend, indexing and len on it, not {name}(). Build the "
+            "list with append and index it, use an array, or call the function's "
+            ".eager(...) to run it as plain Python", user_location())
+
 
 def _is_basic_index(index: Any) -> bool:
     """Whether NumPy returns a view for this index (slices, ints, None, ...)."""

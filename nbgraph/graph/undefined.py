@@ -63,3 +63,21 @@ def check_defined(value: Any) -> None:
     if type(value) in (tuple, list):
         for item in value:
             check_defined(item)
+
+
+class Deleted(Undefined):
+    """A variable removed by ``del`` on this path."""
+
+    __slots__ = ("line",)
+
+    def __init__(self, name: str, line: int) -> None:
+        super().__init__(name, f"was deleted (del at line {line})")
+        self.line = line
+
+
+def deleted(value: Any, name: str, line: int) -> Deleted:
+    """The value of a local after ``del name`` at ``line`` (``value``: its value before,
+    which must exist, as for Python's del)."""
+    if isinstance(value, Undefined):
+        raise value.error()
+    return Deleted(name, line)

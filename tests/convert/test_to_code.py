@@ -307,9 +307,9 @@ def test_nested_function_updating_enclosing_dict():
 
 
 def test_nested_function_updating_enclosing_list_inside_a_staged_loop():
-    # The helper stores a value computed in the loop into a list the loop does not
-    # carry: graph mode cannot return it, and says so instead of returning a stale value.
-    with pytest.raises(ng.GraphModeError, match="staged branch or loop"):
+    # The helper changes a list of the enclosing function inside a graph loop, where
+    # every path is traced once: graph mode says so instead of returning a stale value.
+    with pytest.raises(ng.GraphModeError, match="'acc' is changed in place inside a graph"):
         graph_fn(closure_accumulator)(X)
 
 

@@ -5,10 +5,9 @@ function's own locals: an enclosing function's container is updated in place."""
 from __future__ import annotations
 
 import ast
-import copy
 
 from ..context import ScopedConverter
-from ..templates import replace, replace_expr
+from ..templates import as_load, replace, replace_expr
 
 
 def _root(target: ast.expr) -> ast.Name | None:
@@ -17,18 +16,10 @@ def _root(target: ast.expr) -> ast.Name | None:
     return target if isinstance(target, ast.Name) else None
 
 
-def _load(expr: ast.expr) -> ast.expr:
-    expr = copy.deepcopy(expr)
-    for node in ast.walk(expr):
-        if hasattr(node, "ctx"):
-            node.ctx = ast.Load()
-    return expr
-
-
 def _update(target: ast.Subscript, value: ast.expr, origin: ast.AST) -> ast.expr:
     """The expression that computes the new root value of ``target = value``."""
-    new = replace_expr("ag__.setitem(x, i, v)", origin, x=_load(target.value),
-                       i=_load(target.slice), v=value)
+    new = replace_expr("ag__.setitem(x, i, v)", origin, x=as_load(target.value),
+                       i=as_load(target.slice), v=value)
     if isinstance(target.value, ast.Subscript):
         return _update(target.value, new, origin)
     return new
@@ -51,7 +42,7 @@ class SubscriptConverter(ScopedConverter):
         if not isinstance(target, ast.Subscript) or _root(target) is None or \
                 not self.is_local(_root(target).id):
             return node
-        value = ast.copy_location(ast.BinOp(left=_load(target), op=node.op, right=node.value),
+        value = ast.copy_location(ast.BinOp(left=as_load(target), op=node.op, right=node.value),
                                   node)
         return replace("x = update", node, x=_root(target).id,
                        update=_update(target, value, node))

@@ -1,0 +1,86 @@
+"""Python containers under staged control flow.
+
+Both branches of a graph ``if`` are traced, one after the other, and a graph loop's body
+is traced more than once, so each trace gets private copies of the containers it may
+change (lists, dicts, sets, tuples, namedtuples, dataclass instances and concrete
+arrays): a change made while tracing one path is not seen by the other, and the values
+the paths leave are merged (or refused) afterwards, as for plain variables.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .tracing import Traced, TracedList
+
+
+def fresh_state(values: Sequence[Any]) -> list[Any]:
+    """Private copies of a statement's variables for one traced path (two names for one
+    container get one copy, so they stay one container)."""
+    memo: dict[int, Any] = {}
+    return [fresh(v, memo) for v in values]
+
+
+def fresh(value: Any, memo: dict[int, Any] | None = None) -> Any:
+    """A private copy of value for one branch/body (in-place updates stay local)."""
+    if isinstance(value, Traced):
+        return Traced(value.node, value.view)
+    if isinstance(value, TracedList):
+        return TracedList(value.node)
+    memo = {} if memo is None else memo
+    if id(value) in memo:
+        return memo[id(value)]
+    out = _copy(value, memo)
+    memo[id(value)] = out
+    return out
+
+
+def _copy(value: Any, memo: dict[int, Any]) -> Any:
+    kind = type(value)
+    if kind is list:
+        return [fresh(v, memo) for v in value]
+    if kind is dict:
+        return {k: fresh(v, memo) for k, v in value.items()}
+    if kind is set:
+        return set(value)
+    if kind is tuple:
+        return tuple(fresh(v, memo) for v in value)
+    if is_namedtuple(value):
+        return kind(*(fresh(v, memo) for v in value))
+    if is_dataclass_instance(value):
+        out = copy.copy(value)
+        for field in dataclasses.fields(value):
+            object.__setattr__(out, field.name, fresh(getattr(value, field.name), memo))
+        return out
+    if kind is np.ndarray:
+        return value.copy()
+    return value
+
+
+def is_namedtuple(value: Any) -> bool:
+    """Whether value is an instance of a namedtuple class."""
+    return isinstance(value, tuple) and hasattr(type(value), "_fields")
+
+
+def is_dataclass_instance(value: Any) -> bool:
+    """Whether value is an instance (not the class) of a dataclass."""
+    return dataclasses.is_dataclass(value) and not isinstance(value, type)
+
+
+def field_names(value: Any) -> tuple[str, ...]:
+    """The fields of a dataclass instance, in order."""
+    return tuple(f.name for f in dataclasses.fields(value))
+
+
+def with_fields(value: Any, fields: dict[str, Any]) -> Any:
+    """A copy of the dataclass instance ``value`` with ``fields`` replaced (frozen ones
+    too: this rebuilds a value, it does not change the user's)."""
+    out = copy.copy(value)
+    for name, item in fields.items():
+        object.__setattr__(out, name, item)
+    return out
