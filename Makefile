@@ -45,10 +45,14 @@ lab: $(STAMP)
 	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --notebook-dir=notebooks \
 		--LabApp.default_url=/lab/tree/tour.ipynb $(ROOT_FLAG)
 
+# Writes bench/results.json (and bench/results_gpu.json where there is a GPU), then the
+# README's Performance tables from them. The vectorized kernels alone, in a few minutes:
+# `.venv/bin/python bench/run.py --only vectorized` (or bench/vectorized.py).
 bench: $(STAMP)
 	$(PY) -m pip install -q -e ".[bench]"
 	$(PY) bench/run.py
 	$(PY) bench/gpu.py
+	$(PY) bench/report.py
 
 clean:
 	rm -rf $(VENV)

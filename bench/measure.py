@@ -8,12 +8,15 @@ the benchmark kernels; it imports neither nbgraph nor JAX.
 from __future__ import annotations
 
 import datetime
+import json
 import math
 import os
 import platform
 import statistics
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -44,6 +47,9 @@ THREAD_RULES = {
 }
 
 
+MODE_VARIABLE = "NBGRAPH_BENCH_THREADS"
+
+
 def thread_env(mode: str, base: dict[str, str] | None = None) -> dict[str, str]:
     """The environment of a child process that runs a table with the given thread mode."""
     env = dict(os.environ if base is None else base)
@@ -53,12 +59,19 @@ def thread_env(mode: str, base: dict[str, str] | None = None) -> dict[str, str]:
         env.update(ONE_THREAD)
     elif mode != "default":
         raise ValueError(f"thread mode must be one of {THREAD_MODES}, not {mode!r}")
+    env[MODE_VARIABLE] = mode
     return env
+
+
+def thread_mode() -> str:
+    """The thread mode this process was started with (by ``thread_env``), if any."""
+    return os.environ.get(MODE_VARIABLE, "unset")
 
 
 def threads_in_effect() -> dict[str, Any]:
     """What this process was started with, and how many threads Numba uses."""
     info: dict[str, Any] = {name: os.environ.get(name) for name in ONE_THREAD}
+    info["mode"] = thread_mode()
     try:
         import numba
 
@@ -285,3 +298,94 @@ def table(headers: list[str], rows: list[list[str]]) -> str:
     rule = "  ".join("-" * w for w in widths)
     body = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
     return "\n".join([line, rule, *body])
+
+
+def format_titled(t: dict[str, Any]) -> str:
+    """A table with its title, rules (bullets above it) and notes (lines below it)."""
+    lines = [t["title"], *(f"  * {rule}" for rule in t.get("rules", ())),
+             table(t["headers"], t["rows"])]
+    lines += [f"  {n}" for n in t.get("notes", ())]
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------- crash-safe children
+
+
+class Progress:
+    """What a measuring child process has finished, written after every item, so that a
+    crash (a compiler abort takes the whole process down) loses only the item it was on."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.state: dict[str, Any] = {"done": {}, "current": None, "extra": {}}
+        self._write()
+
+    def start(self, name: str) -> None:
+        self.state["current"] = name
+        self._write()
+
+    def finish(self, name: str, result: Any) -> None:
+        self.state["done"][name] = result
+        self.state["current"] = None
+        self._write()
+
+    def extra(self, **values: Any) -> None:
+        self.state["extra"].update(values)
+        self._write()
+
+    def _write(self) -> None:
+        partial = self.path.with_suffix(".partial")
+        partial.write_text(json.dumps(self.state, default=str))
+        partial.replace(self.path)
+
+
+def run_resumable(command: Callable[[list[str], Path], list[str]], names: list[str],
+                  env: dict[str, str], timeout_s: float
+                  ) -> tuple[dict[str, Any], dict[str, str], dict[str, Any]]:
+    """Runs ``command(remaining, progress_path)`` until every name is measured: a child
+    that dies is started again on the names after the one it died on.  Returns (results
+    by name, why each crashed name has no result, the last child's extra values)."""
+    done: dict[str, Any] = {}
+    crashed: dict[str, str] = {}
+    extra: dict[str, Any] = {}
+    remaining = list(names)
+    with tempfile.TemporaryDirectory(prefix="nbgraph-bench-progress-") as folder:
+        path = Path(folder) / "progress.json"
+        while remaining:
+            path.unlink(missing_ok=True)
+            tail: list[str] = []
+            proc = subprocess.Popen(command(remaining, path), env=env, cwd=BENCH_DIR,
+                                    stderr=subprocess.PIPE, text=True)
+            killed = threading.Event()
+
+            def kill(proc: subprocess.Popen = proc, killed: threading.Event = killed) -> None:
+                killed.set()
+                proc.kill()
+
+            watchdog = threading.Timer(timeout_s, kill)
+            watchdog.start()
+            try:
+                assert proc.stderr is not None
+                for line in proc.stderr:  # shown as it comes, the end kept for the report
+                    sys.stderr.write(line)
+                    tail = [*tail[-4:], line.strip()]
+                returncode = proc.wait()
+            finally:
+                watchdog.cancel()
+            if killed.is_set():
+                tail.append(f"killed after {timeout_s:.0f} s")
+            state = json.loads(path.read_text()) if path.exists() else {
+                "done": {}, "current": None, "extra": {}}
+            done.update(state["done"])
+            extra = state["extra"] or extra
+            remaining = [n for n in remaining if n not in state["done"]]
+            if returncode == 0 or not remaining:
+                break
+            current = state["current"] or remaining[0]
+            last = next((t for t in reversed(tail) if t), "")
+            crashed[current] = (f"the measuring process died (exit status {returncode}) "
+                                f"on this item: {last}")[:500]
+            print(f"!! {current}: {crashed[current]}; going on with the rest",
+                  file=sys.stderr, flush=True)
+            remaining.remove(current)
+    return done, crashed, extra

@@ -1,23 +1,26 @@
 """Benchmark nbgraph's graph mode against eager Python/NumPy, hand-written Numba and JAX.
 
-    python bench/run.py [--only NAME ...] [--budget SECONDS] [--out PATH]
+    python bench/run.py [--only NAME ...] [--threads pinned|default|both] [--budget SECONDS]
+                        [--out PATH]
 
-For every workload row: first-call measurements in fresh subprocesses (graph with an empty
-cache, graph again with the populated cache, hand-written njit), then in this process a
-correctness check of every variant against eager, a warm-up, and interleaved timing
-(round-robin eager, graph, njit, jax). Prints two tables and writes bench/results.json.
-The targets printed beside the ratios are informational; nothing here asserts.
+Every table is measured in a fresh process started with its thread settings: ``pinned``
+(every library on one thread) and ``default`` (each library at its own default).  For
+every workload row: first calls in fresh subprocesses (graph with an empty cache, graph
+again with the populated cache, hand-written njit, jax.jit; each with and without the
+process's start-up), then in the table's process a check of every variant's result
+against eager (dtype, shape, values; tuples element by element), a warm-up, and
+interleaved timing (round-robin eager, graph, njit, jax and the row's other baselines).
+A full run writes bench/results.json (with the commit and the machine); ``--only``
+prints without writing unless ``--out`` is given.  ``bench/report.py`` turns
+results.json into the README's Performance tables.  The targets printed beside the
+ratios are informational; nothing here asserts.
 """
 
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
-import math
 import os
-import platform
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -27,23 +30,50 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import numba
 import numpy as np
-from workloads import ROWS, Row, _jax
+from measure import (
+    BENCH_DIR,
+    MIN_SAMPLE_S,
+    THREAD_MODES,
+    CpuMeter,
+    Progress,
+    machine_info,
+    mismatch,
+    ratio,
+    run_resumable,
+    short_error,
+    summary,
+    thread_env,
+    threads_in_effect,
+    timed,
+)
+from report import render
+from workloads import ROWS, Row, _jax, row
 
-import nbgraph as ng
-
-BENCH_DIR = Path(__file__).resolve().parent
 VARIANTS = ("eager", "graph", "njit", "jax")
 
-MIN_SAMPLE_S = 0.02  # a timed sample loops over calls until it lasts about this long
 MIN_SAMPLES = 3
 MAX_SAMPLES = 15
 SLOW_CALL_S = 1.0  # variants slower than this per call get fewer samples (at least 2)
 CHILD_TIMEOUT_S = 30.0  # a graph first call that takes longer is not timed in-process
 NOT_TIMED_ABOVE_S = 15.0  # nor is a graph whose steady call takes longer than this
-OPENBLAS_VARS = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "OPENBLAS_NUM_THREADS",
-                 "OMP_NUM_THREADS", "NUMBA_CACHE_DIR", "NUMBA_NUM_THREADS")
+TABLE_TIMEOUT_S = 1800.0
+
+# The rules every table follows, printed in its header.
+FAIRNESS = [
+    "same algorithm in every variant (JAX Collatz: one start after another, each a "
+    "while_loop; the vmap version, a different algorithm, is listed apart)",
+    "njit baselines allocate outputs and call math functions as graph mode does (huge "
+    "pages on large outputs; NumPy's SIMD tanh/exp by blocks); the other choices are "
+    "listed under 'Other baselines'",
+    "every result checked against eager before timing: dtype, shape and values (rtol "
+    "1e-9 float64, 2e-5 float32; tuples element by element); a variant that differs is "
+    "not timed",
+    "JAX inputs put on the device before timing; every JAX call ends in "
+    "block_until_ready",
+    "warm-up first; medians of interleaved rounds (every variant sampled in turn), in "
+    "one process",
+]
 
 # Informational targets: (what, metric key in the row's ratios/values, comparison, bound).
 SPEED_TARGETS: dict[str, tuple[str, str, str, float]] = {
@@ -62,30 +92,6 @@ FIRST_CALL_TARGET = ("graph first call <= 1.5x njit compile", "first_call_graph_
 CACHED_LOAD_TARGET = ("cached load < 50 ms", "cached_load_s", "<", 0.05)
 
 
-# --------------------------------------------------------------------------- helpers
-
-
-def fmt_time(seconds: float | None) -> str:
-    if seconds is None or not math.isfinite(seconds):
-        return "-"
-    magnitude = abs(seconds)
-    if magnitude < 1e-3:
-        return f"{seconds * 1e6:.2f} us"
-    if magnitude < 1.0:
-        return f"{seconds * 1e3:.2f} ms"
-    return f"{seconds:.3f} s"
-
-
-def fmt_ratio(value: float | None) -> str:
-    return "-" if value is None else f"{value:.2f}x"
-
-
-def ratio(a: float | None, b: float | None) -> float | None:
-    if a is None or b is None or b <= 0:
-        return None
-    return a / b
-
-
 def judge(target: tuple[str, str, str, float], values: dict[str, Any]) -> dict[str, Any]:
     label, key, op, bound = target
     value = values.get(key)
@@ -100,88 +106,6 @@ def judge(target: tuple[str, str, str, float], values: dict[str, Any]) -> dict[s
     return {"target": label, "metric": key, "bound": bound, "value": value, "passed": passed}
 
 
-def mark(verdict: dict[str, Any]) -> str:
-    return {True: "PASS", False: "FAIL", None: "n/a"}[verdict["passed"]]
-
-
-def short_error(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {text[0] if text else ''}"[:300]
-
-
-def same_result(reference: Any, value: Any) -> bool:
-    ref = np.asarray(reference)
-    got = np.asarray(value)
-    return ref.shape == got.shape and bool(np.allclose(got, ref, rtol=1e-7, atol=1e-12))
-
-
-def machine_info() -> dict[str, Any]:
-    info: dict[str, Any] = {
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "cpu_count": os.cpu_count(),
-        "platform": platform.platform(),
-        "processor": platform.processor() or platform.machine(),
-        "python": sys.version.split()[0],
-        "numpy": np.__version__,
-        "numba": numba.__version__,
-        "nbgraph": getattr(ng, "__version__", None),
-        "jax": None,
-        "jaxlib": None,
-        "environment": {name: os.environ.get(name) for name in OPENBLAS_VARS},
-        "openblas_env_set": {name: name in os.environ
-                             for name in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")},
-    }
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    info["processor"] = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    try:
-        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=BENCH_DIR, text=True,
-                                capture_output=True, timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", "nbgraph"],
-                               cwd=BENCH_DIR.parent, text=True, capture_output=True,
-                               timeout=10).stdout.strip()
-        info["git_commit"] = commit or None
-        info["nbgraph_uncommitted_changes"] = bool(dirty)
-    except (OSError, subprocess.SubprocessError):
-        info["git_commit"] = None
-    return info
-
-
-class CpuMeter:
-    """CPU time used by *other* processes (not this one or its children) over an interval.
-
-    Timings on a machine that is busy with something else are noisy; this records how busy.
-    """
-
-    def __init__(self) -> None:
-        self.start = self._read()
-
-    @staticmethod
-    def _read() -> tuple[float, float, float] | None:
-        try:
-            with open("/proc/stat") as f:
-                fields = [int(v) for v in f.readline().split()[1:9]]
-        except (OSError, ValueError):
-            return None
-        user, nice, system, _idle, _iowait, irq, softirq, steal = fields
-        busy = (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
-        t = os.times()
-        return time.perf_counter(), busy, t.user + t.system + t.children_user + t.children_system
-
-    def other_cores(self) -> float | None:
-        """Average number of cores that other processes kept busy since construction."""
-        end = self._read()
-        if self.start is None or end is None or end[0] <= self.start[0]:
-            return None
-        other = (end[1] - self.start[1]) - (end[2] - self.start[2])
-        return max(other, 0.0) / (end[0] - self.start[0])
-
-
 # --------------------------------------------------------------------------- subprocesses
 
 
@@ -191,13 +115,15 @@ def cache_snapshot(path: Path) -> dict[str, float]:
 
 
 def run_child(mode: str, name: str, cache: Path) -> dict[str, Any]:
-    env = dict(os.environ)  # OPENBLAS_* and the rest are passed on unchanged
+    """One first call in a fresh process (bench/child.py), with this table's threads."""
+    env = dict(os.environ)  # thread settings, OPENBLAS_* and the rest pass on unchanged
     env["NBGRAPH_CACHE_DIR"] = str(cache)
     command = [sys.executable, str(BENCH_DIR / "child.py"), mode, name]
     start = time.perf_counter()
+    env["NBGRAPH_BENCH_SPAWNED_AT"] = repr(time.time())
     try:
         proc = subprocess.run(command, env=env, text=True, capture_output=True,
-                              timeout=CHILD_TIMEOUT_S, cwd=BENCH_DIR.parent)
+                              timeout=CHILD_TIMEOUT_S, cwd=BENCH_DIR)
     except subprocess.TimeoutExpired:
         return {"error": f"timed out after {CHILD_TIMEOUT_S:.0f} s (fresh process, "
                          f"first call not finished)", "timed_out": True}
@@ -227,6 +153,23 @@ def one_off(child: dict[str, Any], steady_fallback: float | None) -> float | Non
     return max(first - steady, 0.0) if steady is not None else first
 
 
+def first_calls(spec: Row, cache: Path, scratch: Path, with_jax: bool) -> dict[str, Any]:
+    """Graph (empty cache, then the populated one), njit and jax first calls."""
+    t0 = time.perf_counter()
+    found = {"graph": run_child("graph", spec.name, cache)}
+    before = cache_snapshot(cache)
+    found["cached"] = run_child("graph", spec.name, cache) if "first_call_s" in found[
+        "graph"] else {"error": "skipped: the uncached first call did not finish"}
+    found["recompiled"] = (bool(found["cached"].get("first_call_s"))
+                           and cache_snapshot(cache) != before)
+    found["njit"] = run_child("njit", spec.name, scratch)
+    if with_jax:
+        found["jax"] = run_child("jax", spec.name, scratch)
+    print(f"   first calls in fresh processes measured ({time.perf_counter() - t0:.1f} s)",
+          flush=True)
+    return found
+
+
 # --------------------------------------------------------------------------- timing
 
 
@@ -238,19 +181,6 @@ def sample_plan(call_s: float, budget_s: float) -> tuple[int, int]:
     floor = 2 if call_s > SLOW_CALL_S else MIN_SAMPLES
     samples = int(min(MAX_SAMPLES, max(floor, budget_s // per_sample)))
     return inner, samples
-
-
-def timed(fn: Callable[..., Any], args: tuple, inner: int) -> float:
-    """Seconds per call, from one loop of ``inner`` calls."""
-    if inner == 1:
-        t0 = time.perf_counter()
-        fn(*args)
-        return time.perf_counter() - t0
-    loop = range(inner)
-    t0 = time.perf_counter()
-    for _ in loop:
-        fn(*args)
-    return (time.perf_counter() - t0) / inner
 
 
 def interleaved(callables: dict[str, tuple[Callable, tuple]], estimates: dict[str, float],
@@ -265,13 +195,7 @@ def interleaved(callables: dict[str, tuple[Callable, tuple]], estimates: dict[st
         for v, (fn, args) in callables.items():
             if r in schedule[v]:
                 times[v].append(timed(fn, args, plans[v][0]))
-    stats = {}
-    for v, ts in times.items():
-        q25, q75 = np.percentile(ts, [25, 75])
-        stats[v] = {"median_s": statistics.median(ts), "iqr_s": float(q75 - q25),
-                    "samples": len(ts), "calls_per_sample": plans[v][0],
-                    "min_s": min(ts), "max_s": max(ts)}
-    return stats
+    return {v: summary(ts, plans[v][0]) for v, ts in times.items()}
 
 
 # --------------------------------------------------------------------------- one row
@@ -287,35 +211,18 @@ def load_jax() -> tuple[Any, str | None]:
 
 def jax_inputs(jax: Any, args: tuple) -> tuple:
     """Arrays go to the device once, outside the timing; Python scalars stay as they are."""
-    return tuple(jax.device_put(a) if isinstance(a, np.ndarray) else a for a in args)
+    device = tuple(jax.device_put(a) if isinstance(a, np.ndarray) else a for a in args)
+    return jax.block_until_ready(device)
 
 
-def bench_row(spec: Row, cache_root: Path, jax: Any, jax_error: str | None,
-              budget_s: float) -> dict[str, Any]:
-    print(f"\n== {spec.name}: {spec.description}", flush=True)
-    meter = CpuMeter()
+def build_variants(spec: Row, args: tuple, jax: Any, out: dict[str, Any],
+                   graph_first: dict[str, Any] | None) -> dict[str, tuple[Callable, tuple]]:
+    """Every variant of the row, and its other baselines (keyed ``other:LABEL``)."""
+    import nbgraph as ng
+
     module = spec.module
-    cache = cache_root / spec.name
-    cache.mkdir(parents=True, exist_ok=True)
-    out: dict[str, Any] = {"description": spec.description, "variants": {}, "errors": {},
-                           "warnings": {}, "first_call": {}, "cached_load": {}}
-
-    # 1. First calls in fresh processes: graph with an empty cache, then with the populated
-    #    cache (the cached load), then the hand-written njit.
-    t0 = time.perf_counter()
-    graph_first = run_child("graph", spec.name, cache)
-    before = cache_snapshot(cache)
-    graph_cached = run_child("graph", spec.name, cache) if "first_call_s" in graph_first else {
-        "error": "skipped: the uncached first call did not finish"}
-    recompiled = bool(graph_cached.get("first_call_s")) and cache_snapshot(cache) != before
-    njit_first = run_child("njit", spec.name, cache_root / "_unused")
-    print(f"   first calls in fresh processes measured ({time.perf_counter() - t0:.1f} s)",
-          flush=True)
-
-    # 2. Build the in-process variants and check them against eager.
-    args = spec.make_inputs()
-    os.environ["NBGRAPH_CACHE_DIR"] = str(cache)  # reuse what the subprocesses compiled
     callables: dict[str, tuple[Callable, tuple]] = {"eager": (module.eager, args)}
+    graph_first = graph_first or {}
     if graph_first.get("timed_out"):
         out["errors"]["graph"] = graph_first["error"]
     elif (graph_first.get("first_call_s") or 0.0) > NOT_TIMED_ABOVE_S:
@@ -325,7 +232,7 @@ def bench_row(spec: Row, cache_root: Path, jax: Any, jax_error: str | None,
         callables["graph"] = (ng.function(module.eager), args)
     callables["njit"] = (module.njit, args)
     if jax is None:
-        out["errors"]["jax"] = f"JAX unavailable ({jax_error})"
+        out["errors"]["jax"] = "JAX unavailable"
     else:
         try:
             jitted = module.make_jax()
@@ -333,7 +240,20 @@ def bench_row(spec: Row, cache_root: Path, jax: Any, jax_error: str | None,
                                 jax_inputs(jax, args))
         except Exception as exc:
             out["errors"]["jax"] = short_error(exc)
+    others = getattr(module, "other_baselines", None)
+    if others is not None:
+        try:
+            for label, fn in others().items():
+                callables[f"other:{label}"] = (fn, args)
+        except Exception as exc:  # an optional library missing
+            out["errors"]["other baselines"] = short_error(exc)
+    return callables
 
+
+def check_and_warm(callables: dict[str, tuple[Callable, tuple]],
+                   out: dict[str, Any]) -> dict[str, float]:
+    """Calls every variant once, drops (and reports) those that raise or differ from
+    eager, and returns an estimate of each remaining variant's call time."""
     reference = None
     estimates: dict[str, float] = {}
     for v in list(callables):
@@ -354,10 +274,14 @@ def bench_row(spec: Row, cache_root: Path, jax: Any, jax_error: str | None,
             out["warnings"][v] = messages
         if v == "eager":
             reference = value
-        elif not same_result(reference, value):
-            out["errors"][v] = "result differs from eager (np.allclose failed); not timed"
-            del callables[v]
-            continue
+        else:
+            found = mismatch(reference, value)
+            if found is not None:
+                out["errors"][v] = f"WRONG RESULT, not timed: {found}"
+                print(f"   !! {v} DIFFERS FROM EAGER, not timed: {found}", file=sys.stderr,
+                      flush=True)
+                del callables[v]
+                continue
         if v == "graph" and first > NOT_TIMED_ABOVE_S:
             out["errors"][v] = f"not timed: one call takes {first:.1f} s"
             del callables[v]
@@ -370,163 +294,175 @@ def bench_row(spec: Row, cache_root: Path, jax: Any, jax_error: str | None,
             if estimates[v] < MIN_SAMPLE_S:
                 estimates[v] = timed(fn, a, max(1, round(MIN_SAMPLE_S / max(estimates[v],
                                                                             1e-8))))
-    print(f"   checked {', '.join(callables)} against eager; timing ...", flush=True)
+    return estimates
 
-    # 3. Interleaved steady-state timing.
+
+def first_call_entry(child: dict[str, Any], steady: float | None) -> dict[str, Any]:
+    entry = {k: child.get(k) for k in ("first_call_s", "first_call_with_start_up_s",
+                                       "steady_s", "steady_min_s", "numba_start_up_s",
+                                       "jax_start_up_s", "inputs_s", "trace_count",
+                                       "error", "warnings")}
+    entry["one_off_s"] = one_off(child, steady)
+    return entry
+
+
+def bench_row(spec: Row, cache_root: Path, jax: Any, budget_s: float,
+              measure_first_calls: bool) -> dict[str, Any]:
+    print(f"\n== {spec.name}: {spec.description}", flush=True)
+    meter = CpuMeter()
+    cache = cache_root / spec.name
+    cache.mkdir(parents=True, exist_ok=True)
+    out: dict[str, Any] = {"description": spec.description, "variants": {}, "errors": {},
+                           "warnings": {}, "other_baselines": {}}
+    found = (first_calls(spec, cache, cache_root / "_unused", jax is not None)
+             if measure_first_calls else None)
+
+    args = spec.make_inputs()
+    os.environ["NBGRAPH_CACHE_DIR"] = str(cache)  # reuse what the subprocesses compiled
+    callables = build_variants(spec, args, jax, out, found and found["graph"])
+    estimates = check_and_warm(callables, out)
+    print(f"   checked {', '.join(callables)} against eager; timing ...", flush=True)
     t0 = time.perf_counter()
-    out["variants"] = interleaved(callables, estimates, budget_s)
+    timing = interleaved(callables, estimates, budget_s)
     print(f"   timed ({time.perf_counter() - t0:.1f} s)", flush=True)
 
-    median = {v: s["median_s"] for v, s in out["variants"].items()}
-    for label, child in (("graph", graph_first), ("njit", njit_first)):
-        entry = {k: child.get(k) for k in ("first_call_s", "steady_s", "steady_min_s",
-                                           "numba_start_up_s", "trace_count", "error",
-                                           "warnings")}
-        entry["one_off_s"] = one_off(child, median.get(label))
-        out["first_call"][label] = entry
-        if child.get("error") and label not in out["errors"]:
-            out["errors"][f"{label}_first_call"] = child["error"]
-    cached_total = graph_cached.get("first_call_s")
-    out["cached_load"] = {
-        "first_call_s": cached_total,
-        "steady_s": graph_cached.get("steady_s"),
-        "steady_min_s": graph_cached.get("steady_min_s"),
-        "load_s": one_off(graph_cached, median.get("graph")),
-        "recompiled": recompiled,
-        "error": graph_cached.get("error"),
-    }
-
+    out["variants"] = {v: s for v, s in timing.items() if not v.startswith("other:")}
+    median = {v: s["median_s"] for v, s in timing.items()}
+    for v in [v for v in out["errors"] if v.startswith("other:")]:
+        out["other_baselines"][v[6:]] = {"error": out["errors"].pop(v)}
+    for v, s in timing.items():
+        if v.startswith("other:"):
+            out["other_baselines"][v[6:]] = {**s, "graph_vs_this": ratio(
+                median.get("graph"), s["median_s"])}
     ratios = {
         "graph_vs_njit": ratio(median.get("graph"), median.get("njit")),
         "eager_vs_graph": ratio(median.get("eager"), median.get("graph")),
         "graph_vs_jax": ratio(median.get("graph"), median.get("jax")),
-        "first_call_graph_vs_njit": ratio(out["first_call"]["graph"]["one_off_s"],
-                                          out["first_call"]["njit"]["one_off_s"]),
     }
+    if found is not None:
+        out["first_call"] = {label: first_call_entry(found[label], median.get(label))
+                             for label in ("graph", "njit", "jax") if label in found}
+        for label, child in found.items():
+            if isinstance(child, dict) and child.get("error") and label not in out["errors"]:
+                out["errors"][f"{label}_first_call"] = child["error"]
+        cached = found["cached"]
+        out["cached_load"] = {
+            "first_call_s": cached.get("first_call_s"),
+            "first_call_with_start_up_s": cached.get("first_call_with_start_up_s"),
+            "steady_s": cached.get("steady_s"),
+            "steady_min_s": cached.get("steady_min_s"),
+            "load_s": one_off(cached, median.get("graph")),
+            "recompiled": found["recompiled"],
+            "error": cached.get("error"),
+        }
+        ratios["first_call_graph_vs_njit"] = ratio(out["first_call"]["graph"]["one_off_s"],
+                                                   out["first_call"]["njit"]["one_off_s"])
     out["ratios"] = ratios
     values = {**ratios, "graph_median_s": median.get("graph"),
-              "cached_load_s": out["cached_load"]["load_s"]}
-    out["targets"] = [judge(SPEED_TARGETS[spec.name], values),
-                      judge(FIRST_CALL_TARGET, values), judge(CACHED_LOAD_TARGET, values)]
+              "cached_load_s": out.get("cached_load", {}).get("load_s")}
+    out["targets"] = [judge(SPEED_TARGETS[spec.name], values)]
+    if found is not None:
+        out["targets"] += [judge(FIRST_CALL_TARGET, values),
+                           judge(CACHED_LOAD_TARGET, values)]
     out["background_cpu_cores"] = meter.other_cores()
     return out
 
 
-# --------------------------------------------------------------------------- report
+# --------------------------------------------------------------------------- tables
 
 
-def table(headers: list[str], rows: list[list[str]]) -> str:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
-    line = "  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip()
-    rule = "  ".join("-" * w for w in widths)
-    body = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
-    return "\n".join([line, rule, *body])
+def measure_table(rows: list[Row], cache_root: Path, budget_s: float,
+                  measure_first_calls: bool, progress: Progress) -> None:
+    """Every row of one table, in this process (started with the table's threads)."""
+    meter = CpuMeter()
+    jax, jax_error = load_jax()
+    progress.extra(threads=threads_in_effect(), jax_error=jax_error)
+    for spec in rows:
+        progress.start(spec.name)
+        if spec.measure is not None:
+            print(f"\n== {spec.name}: {spec.description}", flush=True)
+            os.environ["NBGRAPH_CACHE_DIR"] = str(cache_root / spec.name)
+            progress.finish(spec.name, spec.measure())
+        else:
+            progress.finish(spec.name, bench_row(spec, cache_root, jax, budget_s,
+                                                 measure_first_calls))
+    progress.extra(background_cpu_cores=meter.other_cores())
 
 
-def report(results: dict[str, Any]) -> str:
-    steady_rows, first_rows, notes = [], [], []
-    graph_rows = {name: r for name, r in results["workloads"].items() if "table" not in r}
-    own_tables = [r["table"] for r in results["workloads"].values() if "table" in r]
-    for name, r in graph_rows.items():
-        med = {v: r["variants"].get(v, {}).get("median_s") for v in VARIANTS}
-        cells = {v: "ERROR" if med[v] is None and v in r["errors"] else fmt_time(med[v])
-                 for v in VARIANTS}
-        if r["warnings"].get("graph"):
-            cells["graph"] += " *"
-        speed = r["targets"][0]
-        steady_rows.append([
-            name, *(cells[v] for v in VARIANTS),
-            fmt_ratio(r["ratios"]["graph_vs_njit"]), fmt_ratio(r["ratios"]["eager_vs_graph"]),
-            f"{mark(speed)}  {speed['target']}",
-        ])
-        fc, cl = r["first_call"], r["cached_load"]
-        first_rows.append([
-            name, fmt_time(fc["graph"]["first_call_s"]), fmt_time(fc["njit"]["first_call_s"]),
-            fmt_time(fc["graph"]["one_off_s"]), fmt_time(fc["njit"]["one_off_s"]),
-            fmt_ratio(r["ratios"]["first_call_graph_vs_njit"]), mark(r["targets"][1]),
-            fmt_time(cl["load_s"]) + (" (recompiled)" if cl["recompiled"] else ""),
-            mark(r["targets"][2]),
-        ])
-        for key, message in r["errors"].items():
-            notes.append(f"{name} [{key}]: {message}")
-        for key, messages in r["warnings"].items():
-            notes.extend(f"{name} [{key} warning]: {m}" for m in messages)
-        if cl.get("error") and "graph" not in r["errors"]:
-            notes.append(f"{name} [cached load]: {cl['error']}")
-    m = results["machine"]
-    background = results.get("background_cpu_cores")
-    if background is not None and background > 0.1:
-        notes.append(f"other processes kept {background:.2f} of {m['cpu_count']} cores busy "
-                     "during the run on average; timings are noisier than usual "
-                     "(background_cpu_cores per workload in results.json)")
-    lines = [
-        f"nbgraph benchmark  {m['date']}  {m['cpu_count']} CPUs ({m['processor']})",
-        f"numpy {m['numpy']}  numba {m['numba']}  jax {m['jax'] or 'unavailable'}  "
-        f"python {m['python']}",
-    ]
-    if graph_rows:
-        lines += [
-            "",
-            "Steady state, median time per call (interleaved rounds)",
-            table(["workload", "eager", "graph", "njit", "jax", "graph/njit",
-                   "eager/graph", "target"], steady_rows),
-            *(["  * the graph variant emitted warnings (see the notes below)"]
-              if any(r["warnings"].get("graph") for r in graph_rows.values()) else []),
-            "",
-            "First call in a fresh process (imports and Numba start-up excluded)",
-            table(["workload", "graph 1st", "njit 1st", "graph compile", "njit compile",
-                   "ratio", "<=1.5x", "cached load", "<50ms"], first_rows),
-        ]
-    for own in own_tables:
-        lines += ["", own["title"], table(own["headers"], own["rows"])]
-    if notes:
-        lines += ["", "Errors and notes", *(f"  {n}" for n in notes)]
-    return "\n".join(lines)
+def run_table(mode: str, names: list[str], options: argparse.Namespace, cache_root: Path,
+              measure_first_calls: bool) -> dict[str, Any]:
+    """One table, measured by this script in a fresh process with ``mode``'s threads; a
+    row whose process dies is reported as crashed and the table goes on without it."""
+    started = time.perf_counter()
+
+    def command(remaining: list[str], path: Path) -> list[str]:
+        return [sys.executable, str(BENCH_DIR / "run.py"), "--child", mode,
+                "--only", *remaining, "--budget", str(options.budget), "--json", str(path),
+                "--cache", str(cache_root), *([] if measure_first_calls
+                                              else ["--no-first-calls"])]
+
+    done, crashed, extra = run_resumable(command, names, thread_env(mode), TABLE_TIMEOUT_S)
+    workloads = {name: done.get(name) or {"description": row(name).description,
+                                          "crashed": crashed[name]} for name in names}
+    return {**extra, "workloads": workloads, "seconds": time.perf_counter() - started}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="+", metavar="NAME",
                         help="run only these rows: " + ", ".join(r.name for r in ROWS))
+    parser.add_argument("--threads", choices=(*THREAD_MODES, "both"), default="both",
+                        help="which tables: every library on one thread (pinned), each "
+                             "at its default, or both (default)")
     parser.add_argument("--budget", type=float, default=1.5,
                         help="target seconds of timed calls per variant and row (default 1.5)")
-    parser.add_argument("--out", type=Path, default=BENCH_DIR / "results.json")
+    parser.add_argument("--out", type=Path,
+                        help="where to write the results (default: bench/results.json for "
+                             "a full run; nothing with --only)")
+    parser.add_argument("--child", choices=THREAD_MODES, help=argparse.SUPPRESS)
+    parser.add_argument("--json", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--cache", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--no-first-calls", action="store_true", help=argparse.SUPPRESS)
     options = parser.parse_args()
     rows = [r for r in ROWS if not options.only or r.name in options.only]
-    if options.only and len(rows) != len(options.only):
+    if options.only and len(rows) != len(set(options.only)):
         parser.error(f"unknown row name in {options.only}")
+
+    if options.child:
+        measure_table(rows, options.cache, options.budget, not options.no_first_calls,
+                      Progress(options.json))
+        return
 
     started = time.perf_counter()
     meter = CpuMeter()
-    jax, jax_error = load_jax()
-    machine = machine_info()
-    if jax is not None:
-        import jaxlib
-
-        machine["jax"] = jax.__version__
-        machine["jaxlib"] = getattr(jaxlib, "__version__", None)
-    else:
-        machine["jax_error"] = jax_error
+    modes = THREAD_MODES if options.threads == "both" else (options.threads,)
     results: dict[str, Any] = {
-        "machine": machine,
+        "machine": machine_info(),
         "settings": {"budget_per_variant_s": options.budget, "min_sample_s": MIN_SAMPLE_S,
                      "samples": [MIN_SAMPLES, MAX_SAMPLES],
-                     "child_timeout_s": CHILD_TIMEOUT_S},
-        "workloads": {},
+                     "child_timeout_s": CHILD_TIMEOUT_S, "only": options.only},
+        "fairness": FAIRNESS,
+        "tables": {},
     }
     with tempfile.TemporaryDirectory(prefix="nbgraph-bench-") as tmp:
-        for spec in rows:
-            if spec.measure is not None:
-                print(f"\n== {spec.name}: {spec.description}", flush=True)
-                results["workloads"][spec.name] = spec.measure()
-            else:
-                results["workloads"][spec.name] = bench_row(spec, Path(tmp), jax,
-                                                            jax_error, options.budget)
+        for i, mode in enumerate(modes):
+            names = [r.name for r in rows if mode in r.thread_modes]
+            if not names:
+                continue
+            print(f"\n#### table: {mode} threads", flush=True)
+            # First calls are measured once, with the first table's threads.
+            results["tables"][mode] = run_table(mode, names, options, Path(tmp),
+                                                measure_first_calls=i == 0)
     results["total_s"] = time.perf_counter() - started
     results["background_cpu_cores"] = meter.other_cores()
-    options.out.write_text(json.dumps(results, indent=2) + "\n")
-    print("\n" + report(results))
-    print(f"\nwrote {options.out}  ({results['total_s']:.0f} s in all)")
+    out = options.out or (None if options.only else BENCH_DIR / "results.json")
+    print("\n" + render(results))
+    if out is not None:
+        out.write_text(json.dumps(results, indent=2) + "\n")
+        print(f"\nwrote {out}  ({results['total_s']:.0f} s in all)")
+    else:
+        print(f"\n({results['total_s']:.0f} s in all; nothing written: --only without "
+              "--out)")
 
 
 if __name__ == "__main__":

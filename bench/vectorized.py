@@ -16,8 +16,7 @@ interleaved rounds.  Ratios are times over graph mode's time (above 1: graph is 
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
+import os
 import sys
 import tempfile
 import time
@@ -32,16 +31,19 @@ from measure import (
     THREAD_MODES,
     THREAD_RULES,
     CpuMeter,
+    Progress,
     calls_per_sample,
     fmt_ratio,
     fmt_time,
+    format_titled,
     geomean,
     interleaved_rounds,
     mismatch,
     ratio,
+    run_resumable,
     short_error,
-    table,
     thread_env,
+    thread_mode,
     threads_in_effect,
 )
 from workloads import vectorized as kernels
@@ -140,17 +142,42 @@ def measure_kernel(k: kernels.Kernel, rounds: int, jax: Any,
     }
 
 
-def measure(rounds: int = ROUNDS, names: list[str] | None = None) -> dict[str, Any]:
-    """The whole section in this process, with whatever threads it was started with."""
+def measure_here(rounds: int, names: list[str], progress: Progress) -> None:
+    """Measures the named kernels in this process, recording each as it finishes."""
     meter = CpuMeter()
-    started = time.perf_counter()
     jax, functions, jax_error = _jax_setup()
-    chosen = [k for k in kernels.KERNELS if not names or k.name in names]
-    results: dict[str, Any] = {}
-    for k in chosen:
+    for k in kernels.KERNELS:
+        if k.name not in names:
+            continue
+        progress.start(k.name)
         t0 = time.perf_counter()
-        results[k.name] = measure_kernel(k, rounds, jax, functions, jax_error)
+        progress.finish(k.name, measure_kernel(k, rounds, jax, functions, jax_error))
         print(f"   {k.name}: {time.perf_counter() - t0:.1f} s", flush=True)
+    progress.extra(threads=threads_in_effect(), background_cpu_cores=meter.other_cores())
+
+
+def crashed_kernel(k: kernels.Kernel, message: str) -> dict[str, Any]:
+    return {"what": k.what, "variants": {}, "errors": {}, "wrong": {}, "graph_warnings": [],
+            "crashed": message, "ratios": {key: None for key, _ in RATIOS}}
+
+
+def measure(rounds: int = ROUNDS, names: list[str] | None = None,
+            env: dict[str, str] | None = None) -> dict[str, Any]:
+    """The section, measured in child processes started with ``env`` (by default this
+    process's environment, so its thread settings); a kernel whose process dies (a
+    compiler abort) is reported as crashed and the others are still measured."""
+    started = time.perf_counter()
+    chosen = [k.name for k in kernels.KERNELS if not names or k.name in names]
+
+    def command(remaining: list[str], path: Path) -> list[str]:
+        return [sys.executable, str(BENCH_DIR / "vectorized.py"), "--child",
+                "--rounds", str(rounds), "--json", str(path), "--kernels", *remaining]
+
+    done, crashed, extra = run_resumable(command, chosen, dict(os.environ if env is None
+                                                               else env), CHILD_TIMEOUT_S)
+    results = {name: done[name] if name in done else crashed_kernel(kernels.kernel(name),
+                                                                    crashed[name])
+               for name in chosen}
     geomeans = {key: geomean([r["ratios"][key] for r in results.values()])
                 for key, _ in RATIOS}
     counted = {key: sum(r["ratios"][key] is not None for r in results.values())
@@ -160,11 +187,30 @@ def measure(rounds: int = ROUNDS, names: list[str] | None = None) -> dict[str, A
     return {"description": kernels.DESCRIPTION, "rounds": rounds, "kernels": results,
             "geomean": geomeans, "geomean_kernels": counted,
             "worst_eager_vs_graph": {"kernel": worst[1], "ratio": worst[0]},
-            "threads": threads_in_effect(), "seconds": time.perf_counter() - started,
-            "background_cpu_cores": meter.other_cores()}
+            "threads": extra.get("threads"), "seconds": time.perf_counter() - started,
+            "background_cpu_cores": extra.get("background_cpu_cores")}
+
+
+# Targets for graph mode on this section (informational; nothing asserts them).
+TARGETS = (("worst eager/graph", ">=", 0.95), ("geometric mean eager/graph", ">=", 2.0),
+           ("geometric mean jax/graph", ">=", 1.0))
+
+
+def target_lines(result: dict[str, Any]) -> list[str]:
+    worst = result["worst_eager_vs_graph"]
+    values = (worst["ratio"], result["geomean"]["eager_vs_graph"],
+              result["geomean"]["jax_vs_graph"])
+    lines = []
+    for (label, op, bound), value in zip(TARGETS, values):
+        where = f" ({worst['kernel']})" if label.startswith("worst") else ""
+        verdict = "n/a" if value is None else ("met" if value >= bound else "MISSED")
+        lines.append(f"target {label} {op} {bound:g}: {fmt_ratio(value)}{where} {verdict}")
+    return lines
 
 
 def _cell(r: dict[str, Any], v: str) -> str:
+    if "crashed" in r:
+        return "CRASHED"
     if v in r["wrong"]:
         return "WRONG"
     if v in r["variants"]:
@@ -180,6 +226,8 @@ def report_table(result: dict[str, Any], mode: str) -> dict[str, Any]:
     for name, r in result["kernels"].items():
         rows.append([name, *(_cell(r, v) for v in VARIANTS),
                      *(fmt_ratio(r["ratios"][key]) for key, _ in RATIOS)])
+        if "crashed" in r:
+            notes.append(f"{name} CRASHED: {r['crashed']}")
         for v, message in r["wrong"].items():
             notes.append(f"{name} [{v}] WRONG RESULT (not timed): {message}")
         for v, message in r["errors"].items():
@@ -195,6 +243,7 @@ def report_table(result: dict[str, Any], mode: str) -> dict[str, Any]:
         notes.append(f"njit n/a (Numba does not compile the same source): {', '.join(n_a)}")
     jax_missing = {r["errors"].get("jax") for r in result["kernels"].values()} - {None}
     notes.extend(sorted(m for m in jax_missing if "unavailable" in m))
+    notes.extend(target_lines(result))
     background = result.get("background_cpu_cores")
     if background is not None and background > 0.1:
         notes.append(f"other processes kept {background:.2f} cores busy on average "
@@ -203,34 +252,20 @@ def report_table(result: dict[str, Any], mode: str) -> dict[str, Any]:
         "title": (f"Vectorized kernels, {mode} threads: median per call of "
                   f"{result['rounds']} interleaved rounds; ratios are time / graph time "
                   "(above 1: graph mode is faster); (n) = kernels in the geometric mean"),
-        "rules": [f"threads: {THREAD_RULES[mode]}", *RULES],
+        "rules": [f"threads: {THREAD_RULES.get(mode, 'as this process was started')}",
+                  *RULES],
         "headers": ["kernel", *VARIANTS, "eager/graph", "jax/graph", "njit/graph"],
         "rows": rows,
         "notes": notes,
     }
 
 
-def format_table(t: dict[str, Any]) -> str:
-    lines = [t["title"], *(f"  * {rule}" for rule in t.get("rules", ())),
-             table(t["headers"], t["rows"])]
-    lines += [f"  {n}" for n in t.get("notes", ())]
-    return "\n".join(lines)
-
-
-def run_child(mode: str, rounds: int, names: list[str] | None) -> dict[str, Any]:
-    """The section measured in a fresh process started with ``mode``'s thread settings."""
-    with tempfile.TemporaryDirectory(prefix="nbgraph-bench-vec-") as folder:
-        out = Path(folder) / "result.json"
-        command = [sys.executable, str(BENCH_DIR / "vectorized.py"), "--child", mode,
-                   "--rounds", str(rounds), "--json", str(out)]
-        if names:
-            command += ["--kernels", *names]
-        proc = subprocess.run(command, env=thread_env(mode), cwd=BENCH_DIR.parent,
-                              timeout=CHILD_TIMEOUT_S)
-        if proc.returncode != 0 or not out.exists():
-            raise RuntimeError(f"the {mode}-threads measurement failed "
-                               f"(exit status {proc.returncode})")
-        return json.loads(out.read_text())
+def bench() -> dict[str, Any]:
+    """The section as a row of ``bench/run.py``, with this process's thread settings and
+    the table to print."""
+    result = measure()
+    result["table"] = report_table(result, thread_mode())
+    return result
 
 
 def main() -> None:
@@ -239,7 +274,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=ROUNDS)
     parser.add_argument("--kernels", nargs="+", metavar="NAME",
                         help="only these: " + ", ".join(k.name for k in kernels.KERNELS))
-    parser.add_argument("--child", choices=THREAD_MODES, help=argparse.SUPPRESS)
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--json", type=Path, help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.kernels:
@@ -247,14 +282,15 @@ def main() -> None:
         if unknown:
             parser.error(f"unknown kernel names: {', '.join(sorted(unknown))}")
     if options.child:
-        result = measure(options.rounds, options.kernels)
-        options.json.write_text(json.dumps(result, indent=1))
+        measure_here(options.rounds, options.kernels, Progress(options.json))
         return
     modes = THREAD_MODES if options.threads == "both" else (options.threads,)
-    for mode in modes:
-        print(f"\n== vectorized, {mode} threads", flush=True)
-        result = run_child(mode, options.rounds, options.kernels)
-        print("\n" + format_table(report_table(result, mode)), flush=True)
+    with tempfile.TemporaryDirectory(prefix="nbgraph-bench-cache-") as cache:
+        for mode in modes:
+            print(f"\n== vectorized, {mode} threads", flush=True)
+            env = {**thread_env(mode), "NBGRAPH_CACHE_DIR": cache}
+            result = measure(options.rounds, options.kernels, env)
+            print("\n" + format_titled(report_table(result, mode)), flush=True)
 
 
 if __name__ == "__main__":
