@@ -32,8 +32,10 @@ from ...graph.types import (
     TupleType,
     type_of,
 )
+from . import python_ints
 from .chunked import BLOCK, make_chunked
 from .fusion import Group, count_uses, find_groups
+from .order_statistics import RULES as ORDER_STATISTICS
 from .ownership import Ownership
 
 FUNCTION = "graph_function"
@@ -297,6 +299,8 @@ class Lowering:
         if node in self.objmode or _beyond_numba(node):
             self._objmode(node, inputs, indent)
             return
+        for check in python_ints.checks(self, node, inputs):
+            self.emit(check, indent, node)
         special = _STATEMENTS.get(call.fn)
         if special is not None:
             special(self, node, inputs, indent)
@@ -402,9 +406,7 @@ class Lowering:
             target = np.result_type(*strong, *(t.example() for t in weak))
         except TypeError:  # no common type (datetime64 and a Python int): Numba decides
             return args
-        cast = self.literal(target)
-        return [f"{cast}({a})" if t.flavor == PYTHON and t.dtype != target else a
-                for a, t in zip(args, operands)]
+        return python_ints.weak_operands(self, node, args, operands, target)
 
     def _callee(self, fn: Callable) -> str:
         if isinstance(fn, np.ufunc) and getattr(np, fn.__name__, None) is fn:
@@ -782,6 +784,7 @@ _EXPRESSIONS: dict[Callable, Callable] = {
     np.matmul: _matmul,
     abs: _abs,
     runtime.add_at: _add_at,
+    **ORDER_STATISTICS,
 }
 
 
