@@ -10,6 +10,8 @@ Python's carets under the failing expression read as they would in eager mode.
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 import linecache
 import os
 import sys
@@ -17,7 +19,7 @@ import types
 from pathlib import Path
 
 from ..graph.ir import Loc
-from .origins import owner_of
+from .origins import frame_location, owner_of
 
 _PACKAGE = str(Path(__file__).resolve().parents[1])
 _INTERNAL_PACKAGES = ("numba", "llvmlite")
@@ -59,10 +61,13 @@ def user_traceback(tb: types.TracebackType | None, at: Loc | None = None
     roots = _internal_roots()
     kept: list[types.TracebackType] = []
     owners: list[types.CodeType | None] = []
+    calls: dict[types.CodeType, types.FrameType] = {}  # each user function's own frame
     in_internal_call = True
     while tb is not None:
         code = tb.tb_frame.f_code
         owner = owner_of(code)
+        if owner is code:
+            calls[owner] = tb.tb_frame
         if is_internal(code, roots) or (in_internal_call and owner is None):
             in_internal_call = True
         else:
@@ -73,11 +78,24 @@ def user_traceback(tb: types.TracebackType | None, at: Loc | None = None
                 kept.append(tb)
                 owners.append(owner)
         tb = tb.tb_next
-    entries = [(t.tb_frame, t.tb_lasti, t.tb_lineno) for t in kept]
+    entries = [_entry(t, calls) for t in kept]
     if at is not None and not (entries and entries[-1][0].f_code.co_filename == at.filename
                                and entries[-1][2] == at.lineno):
         entries.append(_frame_at(at))
     return _chain(entries)
+
+
+def _entry(tb: types.TracebackType, calls: dict[types.CodeType, types.FrameType]
+           ) -> tuple[types.FrameType, int, int]:
+    """A kept traceback entry.  A generated branch or loop body of a converted function
+    shows as a frame of the user's function itself: its name, its parameters and their
+    values (as IPython prints them), at the body's line and columns."""
+    code = tb.tb_frame.f_code
+    owner = owner_of(code)
+    if owner is None or owner is code or owner not in calls:
+        return tb.tb_frame, tb.tb_lasti, tb.tb_lineno
+    loc = frame_location(tb.tb_frame)
+    return _frame_at(dataclasses.replace(loc, lineno=tb.tb_lineno), calls[owner])
 
 
 def user_frames(locations: list[Loc], tb_next: types.TracebackType | None = None
@@ -93,9 +111,13 @@ def _chain(entries: list[tuple[types.FrameType, int, int]],
     return tb_next
 
 
-def _frame_at(loc: Loc) -> tuple[types.FrameType, int, int]:
+def _frame_at(loc: Loc, call: types.FrameType | None = None
+              ) -> tuple[types.FrameType, int, int]:
     """A finished frame of a code object named after ``loc.function`` whose failing
-    instruction lies at ``loc``'s line and columns of ``loc``'s file."""
+    instruction lies at ``loc``'s line and columns of ``loc``'s file (``call``: a frame
+    of the user's function, whose parameters and their values the made-up frame takes)."""
+    if call is not None and call.f_code.co_firstlineno < loc.lineno:
+        return _frame_with_parameters(loc, call)
     line = linecache.getline(loc.filename, loc.lineno).rstrip("\n")
     col, end = loc.col, loc.end_col
     if end is None or end <= col:  # no columns: span the whole line, so no carets
@@ -115,5 +137,44 @@ def _frame_at(loc: Loc) -> tuple[types.FrameType, int, int]:
         exec(code, {"__builtins__": {}})
     except NameError as exc:
         tb = exc.__traceback__.tb_next  # the made-up frame, below this one
+        return tb.tb_frame, tb.tb_lasti, tb.tb_lineno
+    raise AssertionError("a made-up frame did not fail")
+
+
+def _frame_with_parameters(loc: Loc, call: types.FrameType) -> tuple[types.FrameType, int, int]:
+    """As _frame_at, in a function with the parameters of ``call``'s code, called with
+    their values in ``call``."""
+    code = call.f_code
+    line = linecache.getline(loc.filename, loc.lineno).rstrip("\n")
+    col, end = max(loc.col, 1), loc.end_col
+    if end is None or end <= loc.col:
+        end = col + max(len(line.strip().encode()), 1)
+    positional = code.co_varnames[:code.co_argcount]
+    keyword = code.co_varnames[code.co_argcount:code.co_argcount + code.co_kwonlyargcount]
+    rest = iter(code.co_varnames[code.co_argcount + code.co_kwonlyargcount:])
+    star = next(rest) if code.co_flags & inspect.CO_VARARGS else None
+    double_star = next(rest) if code.co_flags & inspect.CO_VARKEYWORDS else None
+    params = [*positional, f"*{star}" if star else ("*" if keyword else None), *keyword,
+              f"**{double_star}" if double_star else None]
+    first = code.co_firstlineno
+    source = ("\n" * (first - 1) + f"def made_up({', '.join(p for p in params if p)}):"
+              + "\n" * (loc.lineno - first) + " " * col + "_" * (end - col))
+    namespace: dict = {"__builtins__": {}}
+    exec(compile(source, loc.filename, "exec"), namespace)
+    function = namespace["made_up"]
+    name = loc.function.rsplit(".", 1)[-1] or code.co_name
+    function.__code__ = function.__code__.replace(co_name=name,
+                                                  co_qualname=loc.function or name)
+    values = call.f_locals
+    args = [values.get(p) for p in positional]
+    if star:
+        args += list(values.get(star, ()))
+    kwargs = {k: values.get(k) for k in keyword}
+    if double_star:
+        kwargs.update(values.get(double_star, {}))
+    try:
+        function(*args, **kwargs)
+    except NameError as exc:
+        tb = exc.__traceback__.tb_next
         return tb.tb_frame, tb.tb_lasti, tb.tb_lineno
     raise AssertionError("a made-up frame did not fail")

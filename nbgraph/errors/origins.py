@@ -96,6 +96,11 @@ def _frame_location(frame: types.FrameType, caller: Loc | None) -> Loc:
                _owners[code].co_firstlineno)
 
 
+def frame_location(frame: types.FrameType) -> Loc:
+    """Where a frame of converted code is (its line and columns, the user's function)."""
+    return _frame_location(frame, None)
+
+
 def user_location() -> Loc | None:
     """The user's file, line and column currently executing in converted code, with the
     chain of user functions that called it (``Loc.caller``)."""

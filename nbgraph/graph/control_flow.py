@@ -44,7 +44,7 @@ from .tracing import (
 )
 from .types import PYTHON, SCALAR, TOKEN, ListType, TensorType, TupleType, type_of
 from .undefined import Deleted, Undefined, UndefinedReturn
-from .unify import join_tensor_types
+from .unify import describe_variable, join_tensor_types
 
 State = Sequence[Any]
 
@@ -165,13 +165,13 @@ def _join_types(a: Any, b: Any, name: str, where: str, in_loop: bool) -> Any:
     if isinstance(a, TupleType) or isinstance(b, TupleType):
         if not (isinstance(a, TupleType) and isinstance(b, TupleType)) or \
                 len(a.items) != len(b.items):
-            raise LoopTypeError(f"variable '{name}' holds tuples of different lengths or a "
+            raise LoopTypeError(f"{describe_variable(name)} holds tuples of different lengths or a "
                                 f"tuple on one path only ({where})", user_location())
         return TupleType(tuple(_join_types(x, y, f"{name}[{i}]", where, in_loop)
                                for i, (x, y) in enumerate(zip(a.items, b.items))))
     if isinstance(a, ListType) or isinstance(b, ListType):
         if not (isinstance(a, ListType) and isinstance(b, ListType)):
-            raise LoopTypeError(f"variable '{name}' is a list on one path only ({where})",
+            raise LoopTypeError(f"{describe_variable(name)} is a list on one path only ({where})",
                                 user_location())
         if a.elem is None or b.elem is None:
             return a if b.elem is None else b
@@ -305,8 +305,8 @@ class _Merge:
             _is_number(b) or isinstance(b, (list, TracedList))
         ):
             raise StagingError(
-                f"{_subject(name)} holds different Python values in the two branches of the "
-                f"if at {self.where} ({_short(a)} / {_short(b)}); a graph can only choose "
+                f"{describe_variable(name)} holds different Python values in the two branches "
+                f"of the if at {self.where} ({_short(a)} / {_short(b)}); a graph can only choose "
                 "between numbers, arrays and lists at run time (not None or other objects): "
                 "give it a number or array on both paths, or call the function's "
                 ".eager(...) to run it as plain Python", user_location())
@@ -353,14 +353,6 @@ def _dict_keys_differ(name: str, a: dict, b: dict, where: str) -> str:
     return (f"dict '{name}' {what}; a graph chooses values when it runs, but not which keys "
             "a dict has: set the key on both paths (or before the if), or call the "
             "function's .eager(...) to run it as plain Python")
-
-
-def _subject(name: str) -> str:
-    """How a message names a variable: the user's name, or "the return value" for the
-    variable conversion keeps it in."""
-    if name.startswith("retval_") and name in generated_names():
-        return "the return value"
-    return f"variable '{name}'"
 
 
 def _short(value: Any) -> str:
@@ -470,10 +462,26 @@ class _Slot:
             self.kind, self.type = LIST, ListType(None)
         else:
             self.kind = STATIC
+        # A Python list whose length the body keeps is carried as a tuple of its items
+        # (any types, item assignment works), rebuilt as a list in the body and after.
+        self.as_list = False
 
     @property
     def carried(self) -> bool:
         return self.kind == GRAPH or (self.kind == LIST and self.type.elem is not None)
+
+    def value(self, carried: Any) -> Any:
+        """The variable's value from its carried graph value."""
+        return list(carried) if self.as_list else carried
+
+    def same_length_list(self, out: Any) -> TupleType | None:
+        """The tuple type to carry this Python list as, if the body keeps its length."""
+        if self.kind != LIST or self.type.elem is not None or type(self.init) is not list:
+            return None
+        if not self.init or type(out) is not list or len(out) != len(self.init):
+            return None
+        joined = _value_type(tuple(self.init)), _value_type(tuple(out))
+        return joined[1] if all(isinstance(t, TupleType) for t in joined) else None
 
 
 def _body_args(builder: RegionBuilder, slots: list[_Slot]) -> list[Any]:
@@ -481,7 +489,7 @@ def _body_args(builder: RegionBuilder, slots: list[_Slot]) -> list[Any]:
     memo: dict[int, Any] = {}
     for slot in slots:
         if slot.carried:
-            args.append(wrap(builder.add_param(slot.type)))
+            args.append(slot.value(wrap(builder.add_param(slot.type))))
         elif slot.kind == LIST:
             args.append(list(slot.init))
         else:
@@ -520,10 +528,17 @@ def _refine(slots: list[_Slot], outputs: Sequence[Any], where: str) -> bool:
                 user_location())
         if slot.kind == LIST and type(out) is list and _same_python_value(slot.init, out):
             continue
+        items = slot.same_length_list(out)
+        if items is not None:
+            slot.kind, slot.type, slot.as_list, changed = GRAPH, items, True, True
+            continue
+        if slot.as_list and not (type(out) is list and len(out) == len(slot.init)):
+            slot.kind, slot.type, slot.as_list = LIST, ListType(None), False
         origin = out.node.loc if isinstance(out, Traced) else None
         if origin is not None and origin.lineno != user_location().lineno:
             where = f"{where}; the new value is computed at line {origin.lineno}"
-        joined = _join_types(slot.type, _value_type(out), slot.name, where, in_loop=True)
+        out_type = _value_type(tuple(out) if slot.as_list else out)
+        joined = _join_types(slot.type, out_type, slot.name, where, in_loop=True)
         if joined != slot.type:
             slot.type, changed = joined, True
             slot.kind = LIST if isinstance(joined, ListType) else GRAPH
@@ -575,7 +590,7 @@ def staged_while(test: Callable, body: Callable, names: Sequence[str], init: Sta
     values = iter(projs)
     for k, slot in enumerate(slots):
         if slot.carried:
-            result.append(_same_array(slot.name, slot.init, wrap(next(values)),
+            result.append(_same_array(slot.name, slot.init, slot.value(wrap(next(values))),
                                       [(args[k], outputs[k], entries[k])], where))
         elif slot.kind == UNDEF:
             result.append(Undefined(slot.name, (

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors.exceptions import LoopTypeError
-from ..errors.origins import user_location
+from ..errors.origins import generated_names, user_location
 from .types import ARRAY, PYTHON, SCALAR, TensorType
 
 _FLAVOR_RANK = {PYTHON: 0, SCALAR: 1, ARRAY: 2}
@@ -23,8 +23,9 @@ def join_tensor_types(
     """
     if a.ndim != b.ndim:
         raise LoopTypeError(
-            f"variable '{name}' is a {a.describe()} {_before(in_loop)} but a {b.describe()} "
-            f"{_after(in_loop)} ({where}); a graph variable keeps one rank on all paths",
+            f"{describe_variable(name)} is {_a(a.describe())} {_before(in_loop, where)} but "
+            f"{_a(b.describe())} {_after(in_loop)}; a graph variable keeps one rank on all "
+            "paths (or call the function's .eager(...) to run it as plain Python)",
             user_location(),
         )
     if in_loop:  # after one or more iterations the value is the body's
@@ -39,22 +40,59 @@ def join_tensor_types(
         return TensorType(strong.dtype, strong.ndim, strong.flavor)
     if weak_a and weak_b and not in_loop:
         return TensorType(np.result_type(a.dtype, b.dtype), 0, PYTHON)
-    fix = ""
-    if in_loop and weak_a:
-        example = {"f": "0.0", "c": "0j", "i": "0"}.get(b.dtype.kind, "")
-        if example:
-            fix = f"; initialize it as {name} = {example} before the loop"
     raise LoopTypeError(
-        f"variable '{name}' has dtype {a.python_kind} {_before(in_loop)} but "
-        f"{b.python_kind} {_after(in_loop)} ({where}); a graph variable keeps one dtype on "
-        f"all paths{fix}",
+        f"{describe_variable(name)} has dtype {a.python_kind} {_before(in_loop, where)} but "
+        f"{b.python_kind} {_after(in_loop)}; a graph variable keeps one dtype on all "
+        f"paths: {_type_fix(name, a, b, in_loop)}, or call the function's .eager(...) to "
+        "run it as plain Python",
         user_location(),
     )
 
 
-def _before(in_loop: bool) -> str:
-    return "before the loop" if in_loop else "in the if branch"
+_EXAMPLES = {"c": "0j", "f": "0.0", "i": "0", "u": "0", "b": "False"}
+
+
+def _type_fix(name: str, a: TensorType, b: TensorType, in_loop: bool) -> str:
+    """How to give the variable one type: start it with the type of the wider kind."""
+    if name not in _DESCRIPTIONS and not _is_return_value(name):
+        kind = max(a.dtype.kind, b.dtype.kind, key="buifc".find)
+        example = _EXAMPLES.get(kind)
+        if example is not None:
+            return f"give it that type from the start (e.g. {name} = {example} where it is " \
+                "first set)"
+    return "convert the values to one type on every path (e.g. float(...))"
+
+
+_DESCRIPTIONS = {
+    "<if-exp>": "the conditional expression (x if c else y)",
+    "<and>": "the 'and' expression",
+    "<or>": "the 'or' expression",
+    "<comprehension>": "the list built by the comprehension",
+    "<index>": "the loop index",
+}
+
+
+def _is_return_value(name: str) -> bool:
+    return name.startswith("retval_") and name in generated_names()
+
+
+def describe_variable(name: str) -> str:
+    """A variable as messages name it: the user's name, or what conversion's own
+    variables stand for (the return value, a conditional expression...)."""
+    if _is_return_value(name):
+        return "the return value"
+    return _DESCRIPTIONS.get(name, f"variable '{name}'")
+
+
+def _before(in_loop: bool, where: str) -> str:
+    if in_loop:
+        return f"before the loop ({where})"
+    return f"where the condition at {where} is true"
+
+
+def _a(noun: str) -> str:
+    return f"an {noun}" if noun[:1] in "aeiou" else f"a {noun}"
 
 
 def _after(in_loop: bool) -> str:
-    return "after an iteration" if in_loop else "in the else branch"
+    return "after an iteration" if in_loop else "where it is false"

@@ -228,8 +228,25 @@ def item_assignment_in_loop(x):
     return vals[0] - vals[1]
 
 
-def test_item_assignment_in_graph_loop_refused():
-    refuses(item_assignment_in_loop, np.array([1.0, -2.0]), words=("item assignment",))
+def mixed_list_in_loop(x):
+    state = [x[:1] * 0.0, 0, 1.5]
+    for v in x:
+        state[0] = state[0] + v
+        state[1] += 1
+        state = [state[0], state[1], state[2] * 2]
+    return state
+
+
+def grown_then_assigned_in_loop(x):
+    vals = []
+    for v in x:
+        vals.append(v)
+        vals[0] = 0.0
+    return len(vals)
+
+
+def test_item_assignment_on_growing_list_refused():
+    refuses(grown_then_assigned_in_loop, np.array([1.0, 2.0]), words=("item assignment",))
 
 
 def test_pop_in_python_loop():
@@ -238,7 +255,8 @@ def test_pop_in_python_loop():
 
 @pytest.mark.parametrize("x", [np.array([1.0, -2.0, 3.0]), np.array([], dtype=float)],
                          ids=["three", "empty"])
-@pytest.mark.parametrize("fn", [extend_in_loop])
+@pytest.mark.parametrize("fn", [extend_in_loop, item_assignment_in_loop,
+                                mixed_list_in_loop])
 def test_list_changes_in_graph_loop(fn, x):
     check(fn, x)
 
@@ -578,3 +596,36 @@ def test_list_of_graph_range(n):
 
 def test_tuple_of_graph_range_refused():
     refuses(tuple_of_range, 3, words=("range",))
+
+
+# --- gradients of a list of parameters in a graph loop ---------------------------------------
+
+def squared_error(params, x):
+    w, b = params
+    return ((x * w + b) ** 2).sum()
+
+
+value_and_grad = ng.value_and_grad(squared_error)
+
+
+def train_list(w, b, x, n):
+    params = [w, b]
+    total = 0.0
+    for _ in range(n):
+        loss, g = value_and_grad(params, x)
+        params = [params[0] - 0.1 * g[0], params[1] - 0.1 * g[1]]
+        total += loss
+    return params[0], params[1], total
+
+
+def train_tuple(w, b, x, n):
+    params = (w, b)
+    for _ in range(n):
+        _, g = value_and_grad(params, x)
+        params = (params[0] - 0.1 * g[0], params[1] - 0.1 * g[1])
+    return params
+
+
+@pytest.mark.parametrize("fn", [train_list, train_tuple])
+def test_value_and_grad_of_parameters_in_graph_loop(fn):
+    check(fn, np.ones(3), np.float64(0.5), np.arange(3.0), 3)
