@@ -153,9 +153,13 @@ def render_gpu(gpu: dict[str, Any]) -> str:
             fmt_ratio(row.get("cpu_vs_gpu_kernels")), fmt_ratio(row.get("eager_vs_gpu_kernels")),
             "yes" if row.get("results_agree") else f"NO: {row.get('mismatch')}"])
     title = f"GPU: {gpu.get('gpu')}  {gpu.get('date')}"
+    lines = []
     if gpu.get("git_commit"):
         title += f"  commit {gpu['git_commit'][:12]}"
-    return "\n".join([title, table(header, rows)])
+    else:
+        lines.append("  measured by an earlier bench/gpu.py: one call per sample, results "
+                     "compared only after timing, no commit recorded")
+    return "\n".join([title, table(header, rows), *lines])
 
 
 def readme_block(results: dict[str, Any], gpu: dict[str, Any] | None) -> str:

@@ -1,16 +1,18 @@
 """The vectorized section: NumPy kernels timed eagerly, in graph mode, under ``@numba.njit``
-and as ``jax.jit`` twins, in one process.
+and as ``jax.jit`` twins.
 
     python bench/vectorized.py [--threads pinned|default|both] [--rounds N] [--kernels NAME ...]
 
 Alone it prints the tables and writes nothing; ``bench/run.py`` runs the same measurement
 as its ``vectorized`` row (``bench/run.py --only vectorized``) and stores it in
-``results.json``.  Every table runs in a fresh process started with its thread settings
-(``--threads``): ``pinned`` puts every library on one thread, ``default`` leaves each at
-its own default.  Per kernel: every variant's result is checked against eager (dtype,
-shape, values; tuples element by element) before anything is timed, a variant that
-differs is reported as WRONG and not timed; then the variants are warmed up and timed in
-interleaved rounds.  Ratios are times over graph mode's time (above 1: graph is faster).
+``results.json``.  Each table runs with its thread settings (``--threads``): ``pinned``
+puts every library on one thread, ``default`` leaves each at its own default.  All
+kernels of a table are measured in one child process (a new one takes over after a
+kernel whose process dies, which is reported as CRASHED).  Per kernel: every variant's
+result is checked against eager (dtype, shape, values; tuples element by element) before
+anything is timed, a variant that differs is reported as WRONG and not timed; then the
+variants are warmed up and timed in interleaved rounds.  Ratios are times over graph
+mode's time (above 1: graph mode is faster).
 """
 
 from __future__ import annotations
