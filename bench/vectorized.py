@@ -18,6 +18,7 @@ mode's time (above 1: graph mode is faster).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import tempfile
@@ -222,12 +223,18 @@ def _cell(r: dict[str, Any], v: str) -> str:
     return "n/a" if message.startswith("n/a") else "ERROR"
 
 
-def report_table(result: dict[str, Any], mode: str) -> dict[str, Any]:
-    """The section's table (title, rules, headers, rows, notes) for one thread mode."""
+def report_table(result: dict[str, Any], mode: str,
+                 baseline: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The section's table (title, rules, headers, rows, notes) for one thread mode; with
+    a ``baseline`` (an earlier result), its eager/graph ratios in a last column."""
     rows, notes = [], []
+    before = {} if baseline is None else baseline["kernels"]
     for name, r in result["kernels"].items():
         rows.append([name, *(_cell(r, v) for v in VARIANTS),
                      *(fmt_ratio(r["ratios"][key]) for key, _ in RATIOS)])
+        if baseline is not None:
+            rows[-1].append(fmt_ratio(before.get(name, {}).get("ratios", {}).get(
+                "eager_vs_graph")))
         if "crashed" in r:
             notes.append(f"{name} CRASHED: {r['crashed']}")
         for v, message in r["wrong"].items():
@@ -239,6 +246,9 @@ def report_table(result: dict[str, Any], mode: str) -> dict[str, Any]:
     gm, counted = result["geomean"], result["geomean_kernels"]
     rows.append(["geometric mean", "", "", "", "",
                  *(f"{fmt_ratio(gm[key])} ({counted[key]})" for key, _ in RATIOS)])
+    if baseline is not None:
+        rows[-1].append(f"{fmt_ratio(baseline['geomean']['eager_vs_graph'])} "
+                        f"({baseline['geomean_kernels']['eager_vs_graph']})")
     n_a = [name for name, r in result["kernels"].items()
            if r["errors"].get("njit", "").startswith("n/a")]
     if n_a:
@@ -256,7 +266,8 @@ def report_table(result: dict[str, Any], mode: str) -> dict[str, Any]:
                   "(above 1: graph mode is faster); (n) = kernels in the geometric mean"),
         "rules": [f"threads: {THREAD_RULES.get(mode, 'as this process was started')}",
                   *RULES],
-        "headers": ["kernel", *VARIANTS, "eager/graph", "jax/graph", "njit/graph"],
+        "headers": ["kernel", *VARIANTS, "eager/graph", "jax/graph", "njit/graph",
+                    *([] if baseline is None else ["eager/graph before"])],
         "rows": rows,
         "notes": notes,
     }
@@ -276,6 +287,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=ROUNDS)
     parser.add_argument("--kernels", nargs="+", metavar="NAME",
                         help="only these: " + ", ".join(k.name for k in kernels.KERNELS))
+    parser.add_argument("--save", type=Path, metavar="PATH",
+                        help="write the results (by thread setting) to this JSON file")
+    parser.add_argument("--baseline", type=Path, metavar="PATH",
+                        help="an earlier --save file, or a results.json of bench/run.py: "
+                             "its eager/graph ratios are shown beside the new ones")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--json", type=Path, help=argparse.SUPPRESS)
     options = parser.parse_args()
@@ -287,12 +303,27 @@ def main() -> None:
         measure_here(options.rounds, options.kernels, Progress(options.json))
         return
     modes = THREAD_MODES if options.threads == "both" else (options.threads,)
+    baselines = load_baselines(options.baseline) if options.baseline else {}
+    saved = {}
     with tempfile.TemporaryDirectory(prefix="nbgraph-bench-cache-") as cache:
         for mode in modes:
             print(f"\n== vectorized, {mode} threads", flush=True)
             env = {**thread_env(mode), "NBGRAPH_CACHE_DIR": cache}
-            result = measure(options.rounds, options.kernels, env)
-            print("\n" + format_titled(report_table(result, mode)), flush=True)
+            saved[mode] = measure(options.rounds, options.kernels, env)
+            table = report_table(saved[mode], mode, baselines.get(mode))
+            print("\n" + format_titled(table), flush=True)
+    if options.save:
+        options.save.write_text(json.dumps(saved, indent=1) + "\n")
+        print(f"wrote {options.save}")
+
+
+def load_baselines(path: Path) -> dict[str, Any]:
+    """Earlier results by thread setting, from a --save file or bench/run.py's JSON."""
+    data = json.loads(path.read_text())
+    if "tables" in data:
+        return {mode: t["workloads"]["vectorized"] for mode, t in data["tables"].items()
+                if "kernels" in t["workloads"].get("vectorized", {})}
+    return data
 
 
 if __name__ == "__main__":
