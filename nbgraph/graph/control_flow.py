@@ -19,6 +19,7 @@ import numpy as np
 from ..errors.exceptions import LoopTypeError, StagingError
 from ..errors.origins import generated_names, user_location
 from . import runtime
+from .aliases import check_loop_body, merge_branches, set_after, take_writes, with_outer_arrays
 from .containers import (
     field_names,
     fresh,
@@ -218,17 +219,20 @@ def _sync_views(before: State, after: Sequence[Any]) -> tuple:
 # --- cond ---------------------------------------------------------------------------
 
 class _Branch:
-    def __init__(self, builder: RegionBuilder, inputs: list[Any], outputs: list[Any]) -> None:
+    def __init__(self, builder: RegionBuilder, inputs: list[Any], outputs: list[Any],
+                 writes: dict[Traced, Node]) -> None:
         self.builder = builder
         self.inputs = inputs
         self.outputs = outputs
+        self.writes = writes  # arrays from outside the if it wrote: their final values
 
 
 def _trace_branch(fn: Callable, init: State, description: str) -> _Branch:
     with region(description) as builder:
         inputs = fresh_state(init)
-        outputs = fn(*inputs)
-    return _Branch(builder, inputs, list(outputs))
+        outputs = list(fn(*inputs))
+        writes = take_writes(builder, inputs, outputs)
+    return _Branch(builder, inputs, outputs, writes)
 
 
 def _same_array(name: str, old: Any, new: Any, paths: list[tuple[Any, Any, Any]],
@@ -375,6 +379,8 @@ def staged_cond(
     merger = _Merge(then, other, where)
     rebuild = [merger.merge(n, a, b) for n, a, b in zip(names, then.outputs, other.outputs)]
     pairs = list(merger.pairs)
+    written = merge_branches(then.writes, other.writes)
+    pairs += [(a, b) for _, a, b in written]
     effects = then.builder.token is not entry_token or other.builder.token is not entry_token
     if effects:
         pairs.append((then.builder.token, other.builder.token))
@@ -386,6 +392,7 @@ def staged_cond(
              for i, (a, _) in enumerate(pairs)]
     if effects:
         outer.token = projs.pop()
+    set_after([handle for handle, _, _ in written], projs[len(merger.pairs):])
     outs = [wrap(p) for p in projs]
     if then.builder.diverged and other.builder.diverged:
         outer.diverged = True
@@ -549,6 +556,12 @@ def staged_while(test: Callable, body: Callable, names: Sequence[str], init: Sta
                  unrolled: int = 0) -> list:
     """Trace a WHILE node; return the variables' values after the loop (``unrolled``:
     iterations that already ran while tracing)."""
+    return with_outer_arrays(_trace_while, test, body, names, init, unrolled)
+
+
+def _trace_while(test: Callable, body: Callable, names: Sequence[str], init: State,
+                 unrolled: int) -> list:
+    """staged_while, with every array the body writes among ``names``."""
     where = _where()
     slots = [_Slot(n, v) for n, v in zip(names, init)]
     for _ in range(len(slots) + 2):
@@ -556,6 +569,7 @@ def staged_while(test: Callable, body: Callable, names: Sequence[str], init: Sta
             args = _body_args(body_b, slots)
             entries = [a.node if isinstance(a, Traced) else None for a in args]
             outputs = list(body(*args))
+            check_loop_body(body_b, args, outputs)
         if not _refine(slots, outputs, where):
             break
     else:

@@ -36,7 +36,7 @@ from . import python_ints
 from .chunked import BLOCK, make_chunked
 from .fusion import Group, count_uses, find_groups
 from .order_statistics import RULES as ORDER_STATISTICS
-from .ownership import Ownership
+from .ownership import Ownership, report_copies
 
 FUNCTION = "graph_function"
 _UNARY = {operator.neg: "-", operator.pos: "+", operator.invert: "~", operator.not_: "not "}
@@ -82,7 +82,8 @@ class Lowering:
         self.graph = graph
         self.objmode = objmode
         self.parallel = parallel  # fused loops over large arrays use prange
-        self.ownership = Ownership(graph.body)
+        self.ownership = Ownership(graph)
+        report_copies(graph, self.ownership)
         self.uses = count_uses(graph.body)
         self.groups: dict[Node, Group] = {}
         self.names: dict[Node, str] = {}

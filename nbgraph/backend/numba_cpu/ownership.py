@@ -1,19 +1,25 @@
 """Which functional updates may reuse their input's memory.
 
 Graph values are immutable, so ``x[i] = v`` is a new array.  Compiled code updates in
-place when nothing can observe the old value: the input is a fresh array (not a
-parameter, constant or view) and neither it nor a view of it is used later.  This is
-what makes ``out[i] = ...`` in a loop O(1) instead of a copy per iteration.
+place when nothing can observe the old value: the input is owned (a fresh array, or an
+argument the function writes into, whose final value goes to the caller's array anyway)
+and neither it nor a view of it is used later.  Ownership flows through loops (a state
+variable each iteration hands to the next), into the branches of an ``if`` (a value the
+``if`` consumes: unused after it) and out of them (when both branches leave an owned
+value).  This is what makes ``out[i] = ...`` in a loop O(1) instead of a copy per
+iteration; an update that still copies inside a loop is reported with its line.
 """
 
 from __future__ import annotations
 
 import operator
+import warnings
 
 import numpy as np
 
+from ...errors.exceptions import NbgraphPerformanceWarning
 from ...graph import runtime
-from ...graph.ir import Node, Op, Region
+from ...graph.ir import Graph, Node, Op, Region
 from ...graph.traced import call_method
 from ...graph.types import ListType, TensorType
 
@@ -34,73 +40,142 @@ def _may_alias_input(node: Node) -> bool:
     return node.arg.fn in _ALIASING or _is_update(node)
 
 
-class Ownership:
-    """In-place decisions for one graph: ``in_place`` holds the update nodes allowed."""
+Roots = frozenset  # the buffers an owned value may be (allocations, params)
 
-    def __init__(self, body: Region) -> None:
+
+class Ownership:
+    """In-place decisions for one graph: ``in_place`` holds the update nodes allowed,
+    ``copy_on_entry`` the loop states copied once before their loop, ``copies`` the
+    updates and loop entries that copy a whole array inside a loop (and why)."""
+
+    def __init__(self, graph: Graph) -> None:
         self.in_place: set[Node] = set()
         self.copy_on_entry: set[tuple[Node, int]] = set()  # (while node, state index)
-        self._region(body, fresh=set())
+        self.copies: dict[Node, str] = {}
+        self._roots: dict[Node, Roots] = {}
+        self._projs: dict[tuple[Node, int], Roots] = {}  # owned cond/while results
+        self._written: set[Node] = set()  # roots some in-place update writes into
+        self._depth = 0  # loops around the region being analysed
+        written = [graph.body.params[k] for k in graph.writes]
+        for param in written:
+            self._roots[param] = Roots({param})
+        self._region(graph.body, set(written), Roots())
 
-    def _region(self, region: Region, fresh: set[Node]) -> set[Node]:
+    def _region(self, region: Region, fresh: set[Node], captured: Roots) -> set[Node]:
+        """Analyse a region whose owned values on entry are ``fresh``; ``captured``: those
+        of an enclosing region it may update in place (an if branch's).  Returns the
+        values owned at its end."""
         last_use = _last_uses(region)
         borrowers = _borrowers(region)
-        defined_here = set(region.nodes) | set(region.params)
+        mine = set(region.nodes) | set(region.params) | captured
         fresh = set(fresh)
-        fresh_results: set[tuple[Node, int]] = set()  # (while node, state index)
         for i, node in enumerate(region.nodes):
             if node.op is Op.WHILE:
-                fresh_results |= self._while(node, i, last_use, borrowers, fresh)
-            elif node.op is Op.PROJ and (node.inputs[0], node.arg) in fresh_results:
-                fresh.add(node)
+                self._while(node, i, last_use, borrowers, fresh)
             elif node.op is Op.COND:
-                for sub in node.regions():
-                    self._region(sub, set())
+                self._cond(node, i, last_use, borrowers, fresh)
+            elif node.op is Op.PROJ and (node.inputs[0], node.arg) in self._projs:
+                fresh.add(node)
+                self._roots[node] = self._projs[node.inputs[0], node.arg]
             if _is_update(node):
                 target = node.inputs[0]
-                if (target in fresh and target in defined_here
+                if (target in fresh and target in mine
                         and _dead_after(target, i, last_use, borrowers)):
                     self.in_place.add(node)
                     fresh.add(node)
+                    self._roots[node] = self._roots.get(target, Roots({target}))
+                    self._written |= self._roots[node]
+                else:
+                    self._copied(node, _reason(node, target, fresh, mine))
             elif node.op is Op.CALL and not _may_alias_input(node) and isinstance(
                     node.type, (TensorType, ListType)):
                 fresh.add(node)
+                self._roots[node] = Roots({node})
         return fresh
 
+    def _copied(self, node: Node, why: str) -> None:
+        if self._depth:
+            self.copies[node] = why
+
+    def _cond(self, node: Node, i: int, last_use: dict, borrowers: dict,
+              fresh: set[Node]) -> None:
+        """Branches may update in place the owned values the ``if`` consumes; a result
+        both branches leave owned (and once only) is owned after it."""
+        captured = Roots(v for v in fresh if _dead_after(v, i, last_use, borrowers))
+        outs = [(sub.results, self._region(sub, set(captured), captured))
+                for sub in node.regions()]
+        for k in range(len(node.type.items)):
+            if all(results[k] in owned and results.count(results[k]) == 1
+                   for results, owned in outs):
+                self._projs[node, k] = Roots().union(
+                    *(self._roots.get(results[k], Roots({results[k]})) for results, _ in outs))
+
     def _while(self, node: Node, i: int, last_use: dict, borrowers: dict,
-               fresh: set[Node]) -> set[tuple[Node, int]]:
-        """Analyse a loop; return the state indices whose final values it owns."""
+               fresh: set[Node]) -> None:
+        """Analyse a loop; the results it owns are recorded for their projections."""
         test, body = node.arg
-        self._region(test, set())
+        self._depth += 1
+        self._region(test, set(), Roots())
+        handed = [value in fresh and _dead_after(value, i, last_use, borrowers)
+                  for value in node.inputs]
         # Body params start owned (a state value that enters shared is copied first) as
         # long as each iteration hands the next a fresh, unshared value.
         owned = set(body.params)
         while True:
-            saved = set(self.in_place)
-            fresh_out = self._region(body, owned)
+            saved = (set(self.in_place), set(self._written), dict(self.copies),
+                     set(self.copy_on_entry))
+            for k, param in enumerate(body.params):
+                self._roots[param] = (self._roots.get(node.inputs[k], Roots()) | {param}
+                                      if handed[k] else Roots({param}))
+            fresh_out = self._region(body, owned, Roots())
             bad = {p for k, p in enumerate(body.params)
                    if p in owned and (body.results[k] not in fresh_out
                                       or body.results.count(body.results[k]) > 1)}
             if not bad:
                 break
-            self.in_place = saved
+            self.in_place, self._written, self.copies, self.copy_on_entry = saved
             owned -= bad
-        owned_results = set()
-        for k, (value, param) in enumerate(zip(node.inputs, body.params)):
-            handed_over = value in fresh and _dead_after(value, i, last_use, borrowers)
-            if self._updated_in_place(body, param) and not handed_over:
+        self._depth -= 1
+        for k, param in enumerate(body.params):
+            if param in self._written and not handed[k]:
                 self.copy_on_entry.add((node, k))
-                handed_over = True
-            if handed_over and param in owned:
-                owned_results.add((node, k))
-        return owned_results
+                self._copied(node, "copies an array each time the loop starts (the value "
+                                   "it starts from is still used elsewhere)")
+                if param in owned:
+                    self._projs[node, k] = Roots({param})
+            elif handed[k] and param in owned:
+                self._projs[node, k] = self._roots[param]
 
-    def _updated_in_place(self, body: Region, param: Node) -> bool:
-        value = param
-        for node in body.nodes:
-            if node in self.in_place and node.inputs[0] is value:
-                value = node
-        return value is not param
+
+def _reason(node: Node, target: Node, fresh: set[Node], mine: set[Node]) -> str:
+    """Why an update copies its input, in the user's terms."""
+    kind, verb = (("list", "append") if node.arg.fn is runtime.list_append
+                  else ("array", "write"))
+    if target.op is Op.CONST:
+        why = f"the {kind} is a constant of the graph"
+    elif target not in fresh:
+        why = f"the {kind} may be shared (a view, or a value also used elsewhere)"
+    elif target not in mine:
+        why = f"the {kind} comes from outside the loop, whose every iteration reads it"
+    else:
+        why = f"the {kind} is used again after the {verb} as it was before"
+    return f"copies the whole {kind} on each {verb} ({why})"
+
+
+def report_copies(graph: Graph, ownership: Ownership) -> None:
+    """Warn once per graph about each copy inside a loop, at the user's line, and mark
+    the node for the graph view (``Graph.copies``)."""
+    for node, why in ownership.copies.items():
+        if node in graph.copies:
+            continue
+        graph.copies[node] = why
+        loc = node.loc
+        where = f"line {loc.lineno}" if loc else "a graph loop"
+        warnings.warn_explicit(
+            f"nbgraph: graph '{graph.name}' at {where}: this update inside a loop {why}; "
+            "it costs time proportional to the array's size per iteration",
+            NbgraphPerformanceWarning, loc.filename if loc else "<graph>",
+            loc.lineno if loc else 0)
 
 
 def _uses(node: Node) -> set[Node]:
@@ -144,3 +219,4 @@ def _dead_after(node: Node, i: int, last_use: dict, borrowers: dict) -> bool:
             return False
         stack.extend(borrowers.get(current, ()))
     return True
+

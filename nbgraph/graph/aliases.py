@@ -1,0 +1,125 @@
+"""Arrays written under staged control flow through a name the statement does not assign.
+
+``tmp = b; tmp -= 1`` inside a graph loop writes into ``b``, an array from outside the
+loop that converted code does not pass as a loop variable (``b`` is never assigned).  A
+write into such an outer array is noted where it happens (``note_write``); the loop is
+then traced again carrying the array as hidden state, and an ``if`` returns its value
+from each branch, so after the statement the array holds what eager code leaves in it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..errors.exceptions import StagingError
+from ..errors.origins import user_location
+from .ir import Node
+from .tracing import RegionBuilder, Traced, current, is_staged, wrap
+
+Writes = dict[Traced, Node]  # outer array handle -> its node before the statement
+
+
+def note_write(handle: Traced) -> None:
+    """Record, before an in-place update, that it writes an array from outside the
+    staged region being traced."""
+    if not is_staged():
+        return
+    builder = current()
+    if builder.owner_of(handle.node) is not builder:
+        builder.__dict__.setdefault("outer_writes", {}).setdefault(handle, handle.node)
+
+
+def take_writes(builder: RegionBuilder, own: Sequence[Any], outputs: list[Any]) -> Writes:
+    """The outer arrays the region wrote (not its own handles ``own``), each put back to
+    its value before the region; outputs naming one hold its value at the region's end.
+    Returns handle -> final node."""
+    noted: Writes = builder.__dict__.pop("outer_writes", {})
+    own_ids = {id(v) for v in own}
+    finals: Writes = {}
+    for handle, before in noted.items():
+        if id(handle) in own_ids:
+            continue
+        finals[handle] = handle.node
+        for k, out in enumerate(outputs):
+            if out is handle:
+                outputs[k] = Traced(handle.node)
+        handle.node = before
+    return finals
+
+
+def merge_branches(then: Writes, other: Writes) -> list[tuple[Traced, Node, Node]]:
+    """(array, value after the then branch, value after the else branch) per outer
+    array either branch wrote."""
+    out = []
+    for handle in dict.fromkeys([*then, *other]):
+        a, b = then.get(handle, handle.node), other.get(handle, handle.node)
+        if a.type != b.type:
+            raise StagingError(f"an array written in one branch of this if changes type "
+                               f"({a.type} / {b.type})", user_location())
+        out.append((handle, a, b))
+    return out
+
+
+def set_after(handles: Sequence[Traced], nodes: Sequence[Node]) -> None:
+    """The arrays' values after the statement (noted again if they are outer to the
+    region the statement is in)."""
+    for handle, node in zip(handles, nodes):
+        note_write(handle)
+        handle.node = node
+
+
+class CarryArrays(Exception):
+    """A loop body wrote outer arrays: trace the loop again carrying them."""
+
+    def __init__(self, handles: list[Traced]) -> None:
+        super().__init__()
+        self.handles = handles
+
+
+def check_loop_body(builder: RegionBuilder, own: Sequence[Any], outputs: list[Any]) -> None:
+    """Raise CarryArrays if the body just traced wrote arrays from outside the loop."""
+    finals = take_writes(builder, own, outputs)
+    if finals:
+        raise CarryArrays(list(finals))
+
+
+def with_outer_arrays(trace_loop: Callable, test: Callable, body: Callable,
+                      names: Sequence[str], init: Sequence[Any], *rest: Any) -> list:
+    """Trace a loop with ``trace_loop``; the outer arrays its body writes become hidden
+    loop variables (traced again until none is missed)."""
+    handles: list[Traced] = []
+    while True:
+        try:
+            result = trace_loop(_reading(test, handles, len(names), body=False),
+                                _reading(body, handles, len(names), body=True),
+                                (*names, *(f"<array {k}>" for k in range(len(handles)))),
+                                (*init, *handles), *rest)
+        except CarryArrays as more:
+            handles += [h for h in more.handles if h not in handles]
+            continue
+        set_after(handles, [v.node for v in result[len(names):]])
+        return result[:len(names)]
+
+
+def _reading(fn: Callable, handles: list[Traced], count: int, body: bool) -> Callable:
+    """fn (a loop's condition or body) over the loop variables, with the hidden ones
+    standing in for their arrays while it is traced; a body returns them too."""
+    if not handles:
+        return fn
+
+    def traced(*args: Any) -> Any:
+        before = [h.node for h in handles]
+        for handle, value in zip(handles, args[count:]):
+            handle.node = value.node
+        try:
+            out = fn(*args[:count])
+            if not body:
+                return out
+            out = [Traced(o.node) if any(o is h for h in handles) else o for o in out]
+            return (*out, *(wrap(h.node) for h in handles))
+        finally:
+            for handle, node in zip(handles, before):
+                handle.node = node
+
+    return traced

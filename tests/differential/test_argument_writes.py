@@ -1,0 +1,281 @@
+"""Writes into argument arrays reach the caller's arrays, as eagerly, on every backend.
+
+Each test runs the function eagerly and in graph mode on separate copies of the same
+arguments, and compares the return value or exception (``harness.compare_outcomes``) and
+then every argument array as the call left it.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+from harness import backend, compare_outcomes, run_captured
+
+import nbgraph as ng
+from nbgraph.errors.exceptions import StagingError
+
+
+def check_writes(fn, *args, calls: int = 2):
+    """Eager and graph mode agree on the result and on the arguments after the call
+    (each graph call on a new copy of the arguments, the first one tracing)."""
+    eager_args = copy.deepcopy(args)
+    eager = run_captured(fn, eager_args, {})
+    # run_captured copies its arguments: call again on eager_args to see their state
+    eager_state = copy.deepcopy(args)
+    try:
+        fn(*eager_state)
+    except Exception:
+        pass
+    graph_fn = ng.function(fn, backend=backend())
+    for call in range(calls):
+        graph_state = copy.deepcopy(args)
+        outcome = _call(graph_fn, graph_state)
+        compare_outcomes(eager, outcome, label=f"{fn.__name__}, graph call {call + 1}")
+        for k, (want, got) in enumerate(zip(eager_state, graph_state)):
+            if isinstance(want, np.ndarray):
+                assert got.dtype == want.dtype
+                np.testing.assert_array_equal(
+                    got, want, err_msg=f"{fn.__name__}: argument {k + 1} after graph call "
+                                       f"{call + 1}")
+    return graph_state
+
+
+def _call(fn, args):
+    from harness import Outcome
+
+    try:
+        return Outcome(fn(*args), None, "")
+    except Exception as exc:
+        return Outcome(None, exc, "")
+
+
+# --- direct writes ------------------------------------------------------------------
+
+def element_write(x):
+    x[0] = 5.0
+    return x.sum()
+
+
+def augmented(x, k):
+    x += k
+    x *= 2
+    return 0
+
+
+def slice_write(x):
+    x[1:3] = -1.0
+    x[::2] *= 3
+    return x[0]
+
+
+def view_write(x):
+    v = x[1:]
+    v[0] = 5.0
+    v += 1
+    w = v[::2]
+    w[-1] = 9.0
+    return v.sum()
+
+
+def ufunc_out(x, y):
+    np.add(x, 1.0, out=x)
+    np.multiply(y, x, out=y)
+    return 0
+
+
+def sort_fill(x, y):
+    x.sort()
+    y.fill(3.0)
+    return 0
+
+
+def two_dims(m):
+    m[0, :] = 1.0
+    m[:, 1] += m[:, 0]
+    return m.shape[0]
+
+
+@pytest.mark.parametrize("fn, args", [
+    (element_write, (np.arange(4.0),)),
+    (augmented, (np.arange(4.0), 3.0)),
+    (slice_write, (np.arange(6.0),)),
+    (view_write, (np.arange(8.0),)),
+    (ufunc_out, (np.arange(4.0), np.ones(4))),
+    (sort_fill, (np.array([3.0, 1.0, 2.0]), np.zeros(3))),
+    (two_dims, (np.arange(12.0).reshape(3, 4),)),
+], ids=lambda v: getattr(v, "__name__", ""))
+def test_straight_line_writes(fn, args):
+    check_writes(fn, *args)
+
+
+# --- writes under graph control flow -------------------------------------------------
+
+def clip_loop(y, z):
+    for i in range(y.shape[0]):
+        if z[i] > 1.0:
+            y[i] = 1.0
+        else:
+            y[i] = z[i]
+    return 0
+
+
+def elif_chain(y, z):
+    for i in range(y.shape[0]):
+        if z[i] > 2.0:
+            y[i] = 2.0
+        elif z[i] < 0.0:
+            y[i] = 0.0
+        elif z[i] == 1.0:
+            pass
+        else:
+            y[i] = z[i] * 10
+    return y.sum()
+
+
+def nested(m, n):
+    for i in range(n):
+        for j in range(m.shape[1]):
+            m[i, j] += i * j
+    return 0
+
+
+def while_write(y, tol):
+    i = 0
+    while i < y.shape[0] and y[i] > tol:
+        y[i] = tol
+        i += 1
+    return i
+
+
+def loop_in_branch(y, flag):
+    if flag > 0:
+        for i in range(y.shape[0]):
+            y[i] = i
+    else:
+        y[0] = -1.0
+    return 0
+
+
+def write_in_branch(y, c):
+    if c > 0:
+        y += 1
+    return 0
+
+
+def alias_in_loop(b, n):
+    for _ in range(n):
+        tmp = b
+        tmp -= 1
+    return b
+
+
+def alias_outside(b, n):
+    tmp = b
+    for _ in range(n):
+        tmp -= 1
+    return b.sum()
+
+
+def returns_argument(y, n):
+    for i in range(n):
+        y[i] = 1.0
+    return y
+
+
+@pytest.mark.parametrize("fn, args", [
+    (clip_loop, (np.zeros(6), np.array([0.5, 2.0, 3.0, 0.1, 1.0, 7.0]))),
+    (elif_chain, (np.full(6, 4.0), np.array([0.5, 2.5, -3.0, 1.0, 1.5, 7.0]))),
+    (nested, (np.ones((3, 4)), 2)),
+    (while_write, (np.array([5.0, 4.0, 0.5, 6.0]), 1.0)),
+    (loop_in_branch, (np.zeros(4), 1)),
+    (loop_in_branch, (np.zeros(4), 0)),
+    (write_in_branch, (np.zeros(4), 1)),
+    (write_in_branch, (np.zeros(4), 0)),
+    (alias_in_loop, (np.zeros(3), 2)),
+    (alias_outside, (np.zeros(3), 3)),
+    (returns_argument, (np.zeros(4), 2)),
+], ids=lambda v: getattr(v, "__name__", ""))
+def test_control_flow_writes(fn, args):
+    check_writes(fn, *args)
+
+
+def test_result_is_the_argument():
+    """``return y`` after writing into y returns the caller's array itself."""
+    y = np.zeros(3)
+    out = ng.function(returns_argument, backend=backend())(y, 2)
+    assert out is y
+    assert y.tolist() == [1.0, 1.0, 0.0]
+
+
+def test_repeated_calls_accumulate():
+    """State kept in an argument drifts between calls exactly as eagerly."""
+    eager, graph = np.zeros(3), np.zeros(3)
+    f = ng.function(augmented, backend=backend())
+    for _ in range(3):
+        augmented(eager, 1.0)
+        f(graph, 1.0)
+    np.testing.assert_array_equal(graph, eager)
+
+
+# --- raising midway -------------------------------------------------------------------
+
+def fill_until_negative(y, z):
+    for i in range(z.shape[0]):
+        if z[i] < 0:
+            raise ValueError("negative")
+        y[i] = z[i]
+    return 0
+
+
+def test_raise_midway_same_exception():
+    check_writes_raising(fill_until_negative, np.zeros(4), np.array([1.0, 2.0, -1.0, 3.0]))
+
+
+def check_writes_raising(fn, *args):
+    """The exception is eager's; the CPU backend, which writes in place, also leaves the
+    arguments as eager code does at the point of the error."""
+    if backend() == "cpu":
+        check_writes(fn, *args)
+        return
+    eager = run_captured(fn, args, {})
+    outcome = _call(ng.function(fn, backend=backend()), copy.deepcopy(args))
+    compare_outcomes(eager, outcome, label=fn.__name__)
+
+
+# --- refused before running -------------------------------------------------------------
+
+def rebind_after_write(y, n):
+    for _ in range(n):
+        y[0] = 1.0
+        y = y * 2
+    return y
+
+
+def test_write_then_rebind_in_loop_is_refused():
+    with pytest.raises(StagingError, match=r"argument array 'y'.*y = y\.copy"):
+        ng.function(rebind_after_write, backend=backend())(np.zeros(3), 2)
+
+
+def test_same_array_twice_is_refused():
+    x = np.zeros(3)
+    with pytest.raises(ValueError, match=r"argument 'x'.*argument 'y' shares memory"):
+        ng.function(ufunc_out, backend=backend())(x, x)
+    assert x.tolist() == [0.0, 0.0, 0.0]
+
+
+def test_read_only_argument():
+    x = np.zeros(3)
+    x.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        ng.function(element_write, backend=backend())(x)
+
+
+def test_no_write_returns_nothing_extra():
+    """A function that only reads its arguments has no written arguments."""
+    def reads(x):
+        return x.sum() + x[0]
+
+    graph = ng.function(reads, backend=backend()).graph(np.zeros(3))
+    assert graph.writes == ()
