@@ -64,8 +64,8 @@ FAIRNESS = [
     "same algorithm in every variant (JAX Collatz: one start after another, each a "
     "while_loop; the vmap version, a different algorithm, is listed apart)",
     "njit baselines allocate outputs and call math functions as graph mode does (huge "
-    "pages on large outputs; NumPy's SIMD tanh/exp by blocks); the other choices are "
-    "listed under 'Other baselines'",
+    "pages on large outputs; NumPy's SIMD tanh/exp by blocks in tanh_exp and softmax); "
+    "the other choices are listed under 'Other baselines'",
     "every result checked against eager before timing: dtype, shape and values (rtol "
     "1e-9 float64, 2e-5 float32; tuples element by element); a variant that differs is "
     "not timed",
