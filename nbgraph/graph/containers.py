@@ -84,3 +84,22 @@ def with_fields(value: Any, fields: dict[str, Any]) -> Any:
     for name, item in fields.items():
         object.__setattr__(out, name, item)
     return out
+
+
+def structure(value: Any) -> tuple[Any, tuple, Any] | None:
+    """(key, items, rebuild) for a list, dict, namedtuple or dataclass instance: the items
+    in order, a key that two values of one structure share (type, and length, keys or
+    fields), and the function that rebuilds such a value from new items; else None."""
+    kind = type(value)
+    if kind is list:
+        return (list, len(value)), tuple(value), list
+    if kind is dict:
+        keys = tuple(value)
+        return (dict, keys), tuple(value.values()), lambda items: dict(zip(keys, items))
+    if is_namedtuple(value):
+        return (kind,), tuple(value), lambda items: kind(*items)
+    if is_dataclass_instance(value):
+        names = field_names(value)
+        return ((kind, names), tuple(getattr(value, n) for n in names),
+                lambda items: with_fields(value, dict(zip(names, items))))
+    return None

@@ -26,9 +26,11 @@ from .containers import (
     fresh_state,
     is_dataclass_instance,
     is_namedtuple,
+    structure,
     with_fields,
 )
 from .ir import Node, Op
+from .statements import raise_when_run
 from .tracing import (
     RegionBuilder,
     Traced,
@@ -44,7 +46,7 @@ from .tracing import (
     wrap,
 )
 from .types import PYTHON, SCALAR, TOKEN, ListType, TensorType, TupleType, type_of
-from .undefined import Deleted, Undefined, UndefinedReturn
+from .undefined import Deleted, LoopUndefined, Undefined, UndefinedReturn
 from .unify import describe_variable, join_tensor_types
 
 State = Sequence[Any]
@@ -230,7 +232,12 @@ class _Branch:
 def _trace_branch(fn: Callable, init: State, description: str) -> _Branch:
     with region(description) as builder:
         inputs = fresh_state(init)
-        outputs = list(fn(*inputs))
+        try:
+            outputs = list(fn(*inputs))
+        except Exception as exc:
+            if not raise_when_run(exc):
+                raise
+            outputs = list(inputs)
         writes = take_writes(builder, inputs, outputs)
     return _Branch(builder, inputs, outputs, writes)
 
@@ -469,9 +476,10 @@ class _Slot:
             self.kind, self.type = LIST, ListType(None)
         else:
             self.kind = STATIC
-        # A Python list whose length the body keeps is carried as a tuple of its items
-        # (any types, item assignment works), rebuilt as a list in the body and after.
-        self.as_list = False
+        # A list, dict, namedtuple or dataclass instance whose structure (length, keys,
+        # fields) the body keeps is carried as a tuple of its items, and rebuilt from it
+        # in the body and after the loop: item assignment and mixed item types work.
+        self.rebuild: Callable | None = None
 
     @property
     def carried(self) -> bool:
@@ -479,16 +487,20 @@ class _Slot:
 
     def value(self, carried: Any) -> Any:
         """The variable's value from its carried graph value."""
-        return list(carried) if self.as_list else carried
+        return self.rebuild(carried) if self.rebuild else carried
 
-    def same_length_list(self, out: Any) -> TupleType | None:
-        """The tuple type to carry this Python list as, if the body keeps its length."""
-        if self.kind != LIST or self.type.elem is not None or type(self.init) is not list:
+    def items(self, value: Any) -> Any:
+        """What the loop carries of value: its items, for a value carried by structure."""
+        return structure(value)[1] if self.rebuild else value
+
+    def items_type(self, out: Any) -> TupleType | None:
+        """The tuple type of out's items, if out has the structure of the variable's
+        value before the loop (and its items are numbers and arrays)."""
+        before, after = structure(self.init), structure(out)
+        if before is None or after is None or before[0] != after[0] or not before[1]:
             return None
-        if not self.init or type(out) is not list or len(out) != len(self.init):
-            return None
-        joined = _value_type(tuple(self.init)), _value_type(tuple(out))
-        return joined[1] if all(isinstance(t, TupleType) for t in joined) else None
+        types = _value_type(before[1]), _value_type(after[1])
+        return types[1] if all(isinstance(t, TupleType) for t in types) else None
 
 
 def _body_args(builder: RegionBuilder, slots: list[_Slot]) -> list[Any]:
@@ -519,37 +531,63 @@ def _refine(slots: list[_Slot], outputs: Sequence[Any], where: str) -> bool:
                     "lists and tuples of numbers", user_location())
             slot.kind, slot.type, changed = GRAPH, _value_type(out), True
             continue
-        if slot.kind == STATIC:
-            if not _same_python_value(slot.init, out):
-                raise StagingError(
-                    f"variable '{slot.name}' changes its Python value ({_short(slot.init)} -> "
-                    f"{_short(out)}) inside the graph loop at {where}; a graph loop can only "
-                    "carry numbers, arrays and lists", user_location())
+        if slot.kind == STATIC and slot.rebuild is None:
+            if _same_python_value(slot.init, out):
+                continue
+            items = slot.items_type(out)
+            if items is None:
+                raise StagingError(_changes_in_loop(slot, out, where), user_location())
+            slot.kind, slot.type, slot.rebuild, changed = GRAPH, items, structure(out)[2], True
             continue
         if isinstance(out, Undefined):
             raise out.error()
-        if not _carriable(out):
+        if not _carriable(out) and slot.rebuild is None:
             raise StagingError(
-                f"variable '{slot.name}' becomes a {type(out).__name__} inside the graph loop "
-                f"at {where}; a graph loop can only carry numbers, arrays and lists",
-                user_location())
+                f"{describe_variable(slot.name)} becomes a {type(out).__name__} inside the "
+                f"graph loop at {where}; a graph loop carries numbers, arrays, and lists, "
+                "tuples, dicts and dataclasses of them; or call the function's .eager(...) "
+                "to run it as plain Python", user_location())
         if slot.kind == LIST and type(out) is list and _same_python_value(slot.init, out):
             continue
-        items = slot.same_length_list(out)
-        if items is not None:
-            slot.kind, slot.type, slot.as_list, changed = GRAPH, items, True, True
-            continue
-        if slot.as_list and not (type(out) is list and len(out) == len(slot.init)):
-            slot.kind, slot.type, slot.as_list = LIST, ListType(None), False
+        if slot.kind == LIST and slot.type.elem is None:
+            items = slot.items_type(out)
+            if items is not None:
+                slot.kind, slot.type, slot.rebuild, changed = GRAPH, items, list, True
+                continue
+        if slot.rebuild is not None:
+            after = structure(out)
+            if after is None or after[0] != structure(slot.init)[0]:
+                if type(out) is not list or type(slot.init) is not list:
+                    raise StagingError(_changes_in_loop(slot, out, where), user_location())
+                slot.kind, slot.type, slot.rebuild = LIST, ListType(None), None
+        if type(out) is list and out and _value_type(out).elem is None:
+            raise StagingError(_changes_in_loop(slot, out, where), user_location())
         origin = out.node.loc if isinstance(out, Traced) else None
         if origin is not None and origin.lineno != user_location().lineno:
             where = f"{where}; the new value is computed at line {origin.lineno}"
-        out_type = _value_type(tuple(out) if slot.as_list else out)
+        out_type = _value_type(slot.items(out))
         joined = _join_types(slot.type, out_type, slot.name, where, in_loop=True)
         if joined != slot.type:
             slot.type, changed = joined, True
             slot.kind = LIST if isinstance(joined, ListType) else GRAPH
     return changed
+
+
+def _changes_in_loop(slot: _Slot, out: Any, where: str) -> str:
+    """Why a loop variable cannot be carried: what the body made of it, and the fix."""
+    before, after = structure(slot.init), structure(out)
+    if type(out) is dict and type(slot.init) is dict and before[0] != after[0]:
+        what = (f"dict '{slot.name}' gets different keys inside the graph loop at {where} "
+                f"({list(slot.init)} before, {list(out)} after an iteration); a graph loop "
+                "carries a dict whose keys stay the same: set every key before the loop")
+    elif type(out) is list:
+        what = (f"list '{slot.name}' gets items that are not numbers or arrays inside the "
+                f"graph loop at {where}; a graph list holds numbers and arrays only")
+    else:
+        what = (f"{describe_variable(slot.name)} changes its Python value ({_short(slot.init)} "
+                f"-> {_short(out)}) inside the graph loop at {where}; a graph loop carries "
+                "numbers, arrays, and lists, tuples, dicts and dataclasses of them")
+    return f"{what}; or call the function's .eager(...) to run it as plain Python"
 
 
 def staged_while(test: Callable, body: Callable, names: Sequence[str], init: State,
@@ -563,7 +601,8 @@ def _trace_while(test: Callable, body: Callable, names: Sequence[str], init: Sta
                  unrolled: int) -> list:
     """staged_while, with every array the body writes among ``names``."""
     where = _where()
-    slots = [_Slot(n, v) for n, v in zip(names, init)]
+    slots = [_Slot(n, LoopUndefined(n, where) if type(v) is Undefined else v)
+             for n, v in zip(names, init)]
     for _ in range(len(slots) + 2):
         with region(f"the loop at {where}") as body_b:
             args = _body_args(body_b, slots)
@@ -582,7 +621,8 @@ def _trace_while(test: Callable, body: Callable, names: Sequence[str], init: Sta
     body_b.region.unrolled = unrolled
     with reenter(body_b):
         body_b.region.results = (
-            *(_coerce(outputs[i], slots[i].type).node for i in carried), body_b.token)
+            *(_coerce(slots[i].items(outputs[i]), slots[i].type).node for i in carried),
+            body_b.token)
     with region(f"the loop condition at {where}") as test_b:
         test_args = _body_args(test_b, slots)
         entry = test_b.token
@@ -619,7 +659,7 @@ def _initial(slot: _Slot) -> Any:
     """The graph value a carried loop variable enters the loop with."""
     if isinstance(slot.init, UndefinedReturn):
         return _placeholder_of_type(slot.type)
-    return _coerce(slot.init, slot.type)
+    return _coerce(slot.items(slot.init), slot.type)
 
 
 def while_stmt(test: Callable, body: Callable, names: Sequence[str], init: State) -> tuple:

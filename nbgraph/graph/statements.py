@@ -11,13 +11,23 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors.exceptions import StagingError
-from ..errors.origins import user_location
+from ..errors.exceptions import GraphModeError, StagingError, UndefinedValueError
+from ..errors.origins import frame_location, is_converted, user_location
 from . import runtime
 from .containers import is_dataclass_instance
 from .ir import Op
 from .template import Text
-from .tracing import Traced, call, current, effect, is_graph_value, is_staged, lift
+from .tracing import (
+    Traced,
+    call,
+    current,
+    effect,
+    in_try_here,
+    is_graph_value,
+    is_staged,
+    lift,
+    located,
+)
 
 
 def _has_graph_value(value: Any) -> bool:
@@ -70,6 +80,8 @@ def raise_stmt(exc: Any) -> None:
     if isinstance(exc, type):
         exc = exc()
     deferred = isinstance(exc, DeferredException)
+    if not deferred and in_try_here():  # the try's except clauses see it on this path
+        raise exc
     if not is_staged() and not _effects_so_far():
         if deferred:
             raise StagingError(
@@ -205,3 +217,33 @@ def outer_mutation(name: str, container: Any) -> Any:
             f"(e.g. {name}_local = list({name})), or call the function's .eager(...) to run "
             "it as plain Python", user_location())
     return container
+
+
+# Errors of the user's own Python code that a branch not taken must not raise: raised
+# while tracing a graph if's branch, they are raised when (if) that branch runs instead.
+_DEFERRED_ERRORS = (LookupError, ArithmeticError, NameError, AttributeError, ValueError,
+                    AssertionError)
+
+
+def raise_when_run(exc: Exception) -> bool:
+    """Stage ``exc``, raised while tracing a graph branch, to be raised when the branch
+    runs (as eagerly: only on the path that reaches it); False if it is not an error of
+    the user's code (nbgraph's refusals and limitations are raised now)."""
+    if not isinstance(exc, _DEFERRED_ERRORS) or not getattr(exc, "deferrable", True) or (
+            isinstance(exc, GraphModeError) and not isinstance(exc, UndefinedValueError)):
+        return False
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None:
+        return False
+    if is_converted(tb.tb_frame.f_code):
+        loc = frame_location(tb.tb_frame)
+    elif isinstance(exc, UndefinedValueError):
+        loc = exc.loc
+    else:
+        return False
+    with located(loc):
+        effect(runtime.raise_effect, exc)
+    current().diverged = True
+    return True

@@ -313,8 +313,9 @@ class Traced:
         return StagingError(
             f"{what} needs the value of this graph value ({self.type.describe()}), which is "
             "only known when the graph runs. In converted code use graph operations "
-            "(if/while on it become graph control flow); code nbgraph does not convert "
-            "cannot do this.",
+            "(if/while on it become graph control flow; index a Python list with a number "
+            "known while tracing, or use an array); code nbgraph does not convert cannot do "
+            "this. Or call the function's .eager(...) to run it as plain Python.",
             user_location(),
         )
 

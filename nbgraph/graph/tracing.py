@@ -59,6 +59,7 @@ class _State(threading.local):
     def __init__(self) -> None:
         self.builder: RegionBuilder | None = None
         self.try_lines: list[int] = []  # lines of the try statements being traced
+        self.try_regions: list[RegionBuilder | None] = []  # the region each try is in
         self.unrolled: list[tuple[int, int]] = []  # (line, iteration) of unrolled loops
         self.location: Loc | None = None  # where new nodes come from, if not the caller
 
@@ -148,7 +149,8 @@ def add_node(op: Op, inputs: tuple[Node, ...], arg: Any, type: GraphType) -> Nod
         raise StagingError(
             f"a graph operation inside the try block at line {_state.try_lines[-1]}: its "
             "errors happen when the graph runs, after the except clause is gone. Move it "
-            "out of the try, or check the condition explicitly (if ...: raise ...)", loc)
+            "out of the try, check the condition explicitly (if ...: raise ...), or call the "
+            "function's .eager(...) to run it as plain Python", loc)
     for node in inputs:
         check_visible(builder, node, loc)
     if _state.unrolled and loc is not None:
@@ -213,10 +215,18 @@ from .traced import Traced, TracedList  # noqa: E402  (Traced needs call() defin
 def try_block(line: int) -> Iterator[None]:
     """Trace the body of a try statement (graph operations are refused there)."""
     _state.try_lines.append(line)
+    _state.try_regions.append(_state.builder)
     try:
         yield
     finally:
         _state.try_lines.pop()
+        _state.try_regions.pop()
+
+
+def in_try_here() -> bool:
+    """Whether tracing is in the body of a try statement, in the region the try is in
+    (so an exception raised now is one its except clauses would catch on this path)."""
+    return bool(_state.try_regions) and _state.try_regions[-1] is _state.builder
 
 
 @contextlib.contextmanager

@@ -18,6 +18,9 @@ class Undefined:
     """A variable without a value here; any use raises."""
 
     __slots__ = ("name", "reason")
+    # Whether a use on a path of a graph if may become a run-time error of that path
+    # (as eagerly), rather than a refusal while tracing.
+    deferrable = True
 
     def __init__(self, name: str, reason: str = "") -> None:
         self.name = name
@@ -26,10 +29,15 @@ class Undefined:
     def error(self) -> UndefinedValueError:
         """The error a use of this variable raises."""
         if self.reason:
-            return UndefinedValueError(f"variable '{self.name}' {self.reason}", user_location())
-        return UndefinedValueError(
-            f"local variable '{self.name}' referenced before assignment", user_location()
-        )
+            fix = "" if ".eager" in self.reason else (
+                "; or call the function's .eager(...) to run it as plain Python")
+            error = UndefinedValueError(f"variable '{self.name}' {self.reason}{fix}",
+                                        user_location())
+        else:
+            error = UndefinedValueError(
+                f"local variable '{self.name}' referenced before assignment", user_location())
+        error.deferrable = self.deferrable  # type: ignore[attr-defined]
+        return error
 
     def raise_error(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise self.error()
@@ -81,3 +89,17 @@ def deleted(value: Any, name: str, line: int) -> Deleted:
     if isinstance(value, Undefined):
         raise value.error()
     return Deleted(name, line)
+
+
+class LoopUndefined(Undefined):
+    """A variable with no value when a graph loop starts, in the loop's body: a use there
+    is refused, since the one traced body stands for every iteration, also those where
+    an earlier one assigned it."""
+
+    __slots__ = ()
+    deferrable = False
+
+    def __init__(self, name: str, where: str) -> None:
+        super().__init__(name, (
+            f"has no value when the graph loop at {where} starts, and graph mode traces one "
+            "loop body for every iteration; assign it before the loop"))

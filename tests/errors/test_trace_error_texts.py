@@ -25,8 +25,7 @@ def drawdown_with_typo(p, scale=1.0):
     for x in p:
         peak = max(peak, x)
         dd = (peak - x) / peak
-        if dd > worst:
-            worst = dd * scale + undefined_name  # noqa: F821
+        worst = max(worst, dd * scale + undefined_name)  # noqa: F821
     return worst
 
 
@@ -57,7 +56,7 @@ def test_ipython_shows_the_users_signature_and_line():
             *sys.exc_info())
     assert "in drawdown_with_typo(p, scale)" in text
     users_frames = text[text.rindex("in drawdown_with_typo("):]
-    assert "worst = dd * scale + undefined_name" in users_frames
+    assert "worst = max(worst, dd * scale + undefined_name)" in users_frames
     assert not INTERNAL.search(users_frames), users_frames
 
 
