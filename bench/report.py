@@ -21,6 +21,7 @@ from typing import Any
 from measure import BENCH_DIR, THREAD_RULES, fmt_ratio, fmt_time, format_titled, table
 
 VARIANTS = ("eager", "graph", "njit", "jax")
+LOOP_ROWS = ("collatz", "early_exit", "pairwise")
 BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
 
 
@@ -133,9 +134,42 @@ def render_mode(mode: str, t: dict[str, Any]) -> list[str]:
     return lines
 
 
+def summary_lines(results: dict[str, Any]) -> list[str]:
+    """A few sentences on each table, computed from the results."""
+    lines = []
+    for mode, t in results["tables"].items():
+        rows = t["workloads"]
+        said = []
+        loops = [rows[n]["ratios"]["graph_vs_njit"] for n in LOOP_ROWS
+                 if rows.get(n, {}).get("ratios", {}).get("graph_vs_njit") is not None]
+        if loops:
+            said.append(f"loop rows graph/njit {min(loops):.2f}-{max(loops):.2f}x")
+        targets = [v for r in rows.values() for v in r.get("targets", ())
+                   if v["passed"] is not None]
+        if targets:
+            said.append(f"{sum(v['passed'] for v in targets)} of {len(targets)} targets of "
+                        "the workload rows met")
+        vec = rows.get("vectorized", {})
+        if "kernels" in vec:
+            ratios = [r["ratios"]["eager_vs_graph"] for r in vec["kernels"].values()]
+            known = [r for r in ratios if r is not None]
+            wrong = sum(bool(r["wrong"]) or "crashed" in r for r in vec["kernels"].values())
+            said.append(
+                f"vectorized: graph at least 0.95x eager on {sum(r >= 0.95 for r in known)} "
+                f"of {len(ratios)} kernels, geometric mean eager/graph "
+                f"{fmt_ratio(vec['geomean']['eager_vs_graph'])}, jax/graph "
+                f"{fmt_ratio(vec['geomean']['jax_vs_graph'])}, njit/graph "
+                f"{fmt_ratio(vec['geomean']['njit_vs_graph'])}"
+                + (f"; {wrong} kernels wrong or crashed" if wrong else ""))
+        if said:
+            lines.append(f"  {mode} threads: " + "; ".join(said))
+    return lines
+
+
 def render(results: dict[str, Any]) -> str:
     """Everything ``bench/run.py`` measured, as plain-text tables."""
-    lines = [*machine_lines(results), "", "Rules for every table:",
+    lines = [*machine_lines(results), "", "Summary:", *summary_lines(results), "",
+             "Rules for every table:",
              *(f"  * {rule}" for rule in results.get("fairness", ()))]
     for mode, t in results["tables"].items():
         lines += ["", *render_mode(mode, t)]
