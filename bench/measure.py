@@ -159,7 +159,16 @@ def summary(times: list[float], inner: int) -> dict[str, Any]:
     q25, q75 = np.percentile(times, [25, 75])
     return {"median_s": statistics.median(times), "iqr_s": float(q75 - q25),
             "min_s": min(times), "max_s": max(times), "samples": len(times),
-            "calls_per_sample": inner}
+            "calls_per_sample": inner, "times_s": list(times)}
+
+
+def paired_ratio(stats: dict[str, dict[str, Any]], a: str, b: str) -> float | None:
+    """The median over rounds of a's time over b's time in the same round: with the
+    variants sampled back to back, a drift in the machine's speed cancels out."""
+    if a not in stats or b not in stats:
+        return None
+    pairs = [x / y for x, y in zip(stats[a]["times_s"], stats[b]["times_s"]) if y > 0]
+    return statistics.median(pairs) if pairs else None
 
 
 def interleaved_rounds(callables: dict[str, tuple[Callable, tuple]], inner: dict[str, int],

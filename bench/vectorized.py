@@ -42,7 +42,7 @@ from measure import (
     geomean,
     interleaved_rounds,
     mismatch,
-    ratio,
+    paired_ratio,
     run_resumable,
     short_error,
     thread_env,
@@ -134,14 +134,13 @@ def measure_kernel(k: kernels.Kernel, rounds: int, jax: Any,
             continue
         inner[v] = calls_per_sample(fn, a)[0]
     stats = interleaved_rounds(callables, inner, rounds)
-    median = {v: s["median_s"] for v, s in stats.items()}
     return {
         "what": k.what,
         "variants": stats,
         "errors": errors,
         "wrong": wrong,
         "graph_warnings": warned,
-        "ratios": {key: ratio(median.get(v), median.get("graph")) for key, v in RATIOS},
+        "ratios": {key: paired_ratio(stats, v, "graph") for key, v in RATIOS},
     }
 
 
@@ -262,8 +261,9 @@ def report_table(result: dict[str, Any], mode: str,
                      "during this table")
     return {
         "title": (f"Vectorized kernels, {mode} threads: median per call of "
-                  f"{result['rounds']} interleaved rounds; ratios are time / graph time "
-                  "(above 1: graph mode is faster); (n) = kernels in the geometric mean"),
+                  f"{result['rounds']} interleaved rounds; ratios are the median over rounds "
+                  "of time / graph time in the same round (above 1: graph mode is faster); "
+                  "(n) = kernels in the geometric mean"),
         "rules": [f"threads: {THREAD_RULES.get(mode, 'as this process was started')}",
                   *RULES],
         "headers": ["kernel", *VARIANTS, "eager/graph", "jax/graph", "njit/graph",
