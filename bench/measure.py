@@ -273,6 +273,8 @@ def machine_info() -> dict[str, Any]:
     info["git_dirty"] = None if status is None else bool(status)
     info["nbgraph_uncommitted_changes"] = None if nbgraph_status is None else bool(
         nbgraph_status)
+    # The measured code is the commit plus these files as they were in the working tree.
+    info["nbgraph_uncommitted_files"] = [line[3:] for line in (nbgraph_status or "").splitlines()]
     info["environment"] = {name: os.environ.get(name) for name in (
         "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "NUMBA_CACHE_DIR", *ONE_THREAD)}
     return info
