@@ -234,7 +234,7 @@ def _git(*args: str) -> str | None:
                               capture_output=True, timeout=10)
     except (OSError, subprocess.SubprocessError):
         return None
-    return proc.stdout.strip() if proc.returncode == 0 else None
+    return proc.stdout.rstrip() if proc.returncode == 0 else None
 
 
 def machine_info() -> dict[str, Any]:
