@@ -25,7 +25,7 @@ def compile_graph(graph: Graph, backend: str, parallel: bool = False) -> Program
     if backend == "interpret":
         from .interpret import Interpreter
 
-        return Interpreter(graph)
+        return Interpreter(graph, writes_in_place=True)
     if backend == "cpu":
         from .numba_cpu import NumbaGraph
 

@@ -12,17 +12,31 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
+
 from ..errors.sites import tag, tag_loop
+from ..graph import runtime
 from ..graph.ir import Graph, Node, Op, Region
+from ..graph.template import fill
 from ..graph.types import PYTHON, SCALAR, TensorType, type_of
+from .numba_cpu.ownership import Ownership
 
 
 class Interpreter:
-    """Runs one graph; ``run`` takes the flat parameter values."""
+    """Runs one graph; ``run`` takes the flat parameter values.
 
-    def __init__(self, graph: Graph, deadline: float | None = None) -> None:
+    With ``writes_in_place`` (the interpret backend itself), an update whose old value
+    nothing uses any more writes into its array, as eager code does: an argument the
+    function writes into changes as the run goes (also when it fails midway), and a
+    loop filling an array does not copy it per element.  Runs that must leave the
+    arguments alone (locating an error, recording values) keep every update a copy.
+    """
+
+    def __init__(self, graph: Graph, deadline: float | None = None,
+                 writes_in_place: bool = False) -> None:
         self.graph = graph
         self.deadline = deadline  # time.monotonic() after which loops give up
+        self.in_place = _array_updates(Ownership(graph).in_place) if writes_in_place else set()
 
     def prepare(self, args: Sequence[Any]) -> None:
         """Nothing to compile: nodes run as they are."""
@@ -44,7 +58,7 @@ class Interpreter:
         if op is Op.CALL:
             values = [env[i] for i in node.inputs]
             try:
-                value = node.arg.apply(values)
+                value = _write(node, values) if node in self.in_place else node.arg.apply(values)
             except Exception as exc:
                 tag(exc, node, values)
                 raise
@@ -96,6 +110,20 @@ class RecordingInterpreter(Interpreter):
         value = super()._eval(node, env)
         self.record(node, value)
         return value
+
+
+def _array_updates(nodes: set[Node]) -> set[Node]:
+    """The in-place updates that are array writes (``x[i] = v``)."""
+    return {n for n in nodes if n.arg.fn is runtime.setitem}
+
+
+def _write(node: Node, values: list[Any]) -> Any:
+    """``x[index] = value`` into x itself (an owned array; see ``Ownership``)."""
+    target, index, value = fill(node.arg.args, values)
+    if not isinstance(target, np.ndarray):
+        return node.arg.apply(values)
+    target[index] = value
+    return target
 
 
 def _check_type(node: Node, value: Any) -> None:

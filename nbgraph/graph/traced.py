@@ -57,6 +57,8 @@ def _inplace(op: Any) -> Any:
                     user_location(),
                 )
             result = _call(runtime.astype, result, self.type.dtype)
+        if self.argument:  # written into the caller's array now, as eagerly
+            result = _call(runtime.setitem, self, Ellipsis, result)
         self.rebind(result.node)
         return self
 
@@ -128,11 +130,10 @@ class Traced:
         note_write(self)
         self.node = node
         for view in self.views:
-            if view is not skip:
+            if view is not skip and _live(view):
                 view.rebind(_call(operator.getitem, self, view.view[1]).node, write_back=False)
         if self.view is not None and write_back:
             base, index = self.view
-            _check_same_region(base)
             base.rebind(_call(runtime.setitem, base, index, self).node, skip=self)
 
     def add_view(self, view: Traced, index: Any) -> None:
@@ -420,15 +421,12 @@ def _is_basic_index(index: Any) -> bool:
     return True
 
 
-def _check_same_region(base: Traced) -> None:
+def _live(view: Traced) -> bool:
+    """Whether a view belongs to a region still being traced (not to a finished branch
+    or an abandoned trace of a loop body)."""
     from .tracing import current
 
-    if current().owner_of(base.node) is not current():
-        raise StagingError(
-            "this array is a view (a slice) of an array from outside the staged branch or "
-            "loop that writes into it; graph mode cannot update the outer array through "
-            "the view: assign through the array itself, e.g. x[i:j] = ...",
-            user_location())
+    return current().owner_of(view.node) is not None
 
 
 def _shape(x: Any) -> Any:

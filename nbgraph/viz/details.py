@@ -2,7 +2,8 @@
 
 One record per node of the listing, keyed by its drawing id (``n7``): the op, its
 inputs and users with their types, constants, the user's source location, the
-Python-fallback reason, the last error, and the value summary of an inspected run.
+Python-fallback reason, why it copies an array inside a loop, the last error, and the
+value summary of an inspected run.
 """
 
 from __future__ import annotations
@@ -66,6 +67,7 @@ def node_details(graph: Graph, nesting: Nesting) -> dict[str, dict[str, Any]]:
                 "callers": [location_text(c) for c in loc.stack()[:-1]],
             },
             "python": graph.python_nodes.get(node),
+            "copy": graph.copies.get(node),
             "failed": graph.failed_node is node,
             "value": values[node].to_json() if node in values else None,
         }

@@ -219,6 +219,9 @@ class _Drawing:
         if node in self.graph.python_nodes:
             attrs.update(color=PYTHON_COLOR, penwidth="2", style="rounded,filled,dashed")
             lines.append(f'<font point-size="8" color="{PYTHON_COLOR}">runs in Python</font>')
+        elif node in self.graph.copies:
+            attrs.update(color=PYTHON_COLOR, penwidth="2", style="rounded,filled,dashed")
+            lines.append(f'<font point-size="8" color="{PYTHON_COLOR}">copies in a loop</font>')
         if self._failed(node, folded):
             attrs.update(color=FAILED_COLOR, penwidth="3")
             lines.append(f'<font point-size="8" color="{FAILED_COLOR}">last error here</font>')

@@ -229,14 +229,40 @@ def fill_until_negative(y, z):
     return 0
 
 
-def test_raise_midway_same_exception():
-    check_writes_raising(fill_until_negative, np.zeros(4), np.array([1.0, 2.0, -1.0, 3.0]))
+def bump_then_fail(x, limit):
+    x += 1
+    i = 0
+    while i < x.shape[0]:
+        x[i] *= 2
+        if x[i] > limit:
+            raise OverflowError(f"x[{i}] is over the limit")
+        i += 1
+    return x
+
+
+def nested_then_fail(m):
+    for i in range(m.shape[0]):
+        for j in range(m.shape[1]):
+            m[i, j] = i + j
+            if i * j == 2:
+                assert False, "stop"
+    return 0
+
+
+@pytest.mark.parametrize("fn, args", [
+    (fill_until_negative, (np.zeros(4), np.array([1.0, 2.0, -1.0, 3.0]))),
+    (bump_then_fail, (np.arange(5.0), 6.0)),
+    (nested_then_fail, (np.zeros((3, 3)),)),
+], ids=lambda v: getattr(v, "__name__", ""))
+def test_raise_midway(fn, args):
+    check_writes_raising(fn, *args)
 
 
 def check_writes_raising(fn, *args):
-    """The exception is eager's; the CPU backend, which writes in place, also leaves the
-    arguments as eager code does at the point of the error."""
-    if backend() == "cpu":
+    """The exception is eager's; the interpret and CPU backends, which write into the
+    caller's array in place, also leave the arguments as eager code does at the point of
+    the error (the CUDA backend works on device copies and writes back after a run)."""
+    if backend() != "cuda":
         check_writes(fn, *args)
         return
     eager = run_captured(fn, args, {})

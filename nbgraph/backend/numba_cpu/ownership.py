@@ -164,12 +164,19 @@ def _reason(node: Node, target: Node, fresh: set[Node], mine: set[Node]) -> str:
 
 def report_copies(graph: Graph, ownership: Ownership) -> None:
     """Warn once per graph about each copy inside a loop, at the user's line, and mark
-    the node for the graph view (``Graph.copies``)."""
+    the node for the graph view (``Graph.copies``).  A gradient's copies are only
+    marked: its forward loops keep each iteration's values for the backward pass, which
+    no change to the user's line would avoid."""
+    if not ownership.copies:
+        return
+    gradient = any(n.loc is not None and n.loc.gradient for n in graph.all_nodes())
     for node, why in ownership.copies.items():
         if node in graph.copies:
             continue
         graph.copies[node] = why
         loc = node.loc
+        if gradient:
+            continue
         where = f"line {loc.lineno}" if loc else "a graph loop"
         warnings.warn_explicit(
             f"nbgraph: graph '{graph.name}' at {where}: this update inside a loop {why}; "

@@ -313,6 +313,7 @@ function render({ model, el: host }) {
       row(`${info.regions.join(" / ")}: ${info.size} nodes`, toggle);
     }
     if (info.python) row("runs in Python", el("span", "nbgraph-graph-warning", info.python));
+    if (info.copy) row("copies in a loop", el("span", "nbgraph-graph-warning", info.copy));
     if (info.failed) row("", el("span", "nbgraph-graph-error", "The last run failed here."));
     if (info.location) {
       row("source", info.location.text);
@@ -329,7 +330,7 @@ function render({ model, el: host }) {
       chip.style.background = color;
       legend.append(chip);
     }
-    const python = el("span", "nbgraph-graph-chip", "runs in Python");
+    const python = el("span", "nbgraph-graph-chip", "runs in Python / copies in a loop");
     python.style.border = "2px dashed #d97706";
     const failed = el("span", "nbgraph-graph-chip", "last error");
     failed.style.border = "2px solid #dc2626";
