@@ -54,9 +54,10 @@ def site_of(exc: BaseException) -> FailureSite | None:
     return getattr(exc, _ATTRIBUTE, None)
 
 
-def interrupted_in(loop: Node) -> KeyboardInterrupt:
-    """The KeyboardInterrupt for Ctrl-C seen while the graph loop ``loop`` ran: shown at
-    the loop's line."""
+def interrupted_in(loop: Node, completed: int) -> KeyboardInterrupt:
+    """The KeyboardInterrupt for Ctrl-C seen while the graph loop ``loop`` ran, after
+    ``completed`` iterations: shown at the loop's line, with the iteration it reached."""
     exc = KeyboardInterrupt()
     tag(exc, loop, [])
+    tag_loop(exc, loop, completed, (), [])
     return exc

@@ -94,7 +94,8 @@ class NumbaGraph:
         try:
             out = self.dispatcher(*args, *self.constants)
         except Interrupted as exc:
-            raise interrupted_in(self.lowering.loops[exc.args[0]]) from None
+            loop, completed = exc.args
+            raise interrupted_in(self.lowering.loops[loop], completed) from None
         if not (self.converters or self.const_results):
             return out
         out = list(out)

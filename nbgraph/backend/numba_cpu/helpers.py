@@ -126,8 +126,8 @@ def add_at(x, index, values):
 
 class Interrupted(Exception):
     """A compiled graph loop saw a pending signal (Ctrl-C, Jupyter's stop button); its
-    argument numbers the loop.  The caller turns it into the KeyboardInterrupt Python
-    has for it, at the loop's line."""
+    arguments number the loop and count the iterations it completed.  The caller turns it
+    into the KeyboardInterrupt Python has for it, at the loop's line."""
 
 
 # Python's own check for pending signals; compiled code holds the GIL, so it may run

@@ -283,7 +283,8 @@ class Lowering:
         self.emit("while True:", indent, node)
         self.emit(f"{ticks} += 1", indent + 1, node)
         self.emit(f"if helpers.interrupted({ticks}):", indent + 1, node)
-        self.emit(f"raise helpers.Interrupted({len(self.loops)})", indent + 2, node)
+        self.emit(f"raise helpers.Interrupted({len(self.loops)}, {ticks} - 1)", indent + 2,
+                  node)
         self.loops.append(node)
         self._region(test, indent + 1)
         self.emit(f"if not {self.names[test.results[0]]}:", indent + 1, node)

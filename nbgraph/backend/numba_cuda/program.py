@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from ...errors.exceptions import GraphModeError
-from ...errors.sites import tag
+from ...errors.sites import tag, tag_loop
 from ...graph import runtime
 from ...graph.functions import Call, is_effect
 from ...graph.ir import Graph, Node, Op, Region
@@ -247,11 +247,14 @@ class CudaGraph:
 
         def loop(env: Env) -> None:
             state = [move(env.get(i)) for move, i in zip(enter, node.inputs)]
+            completed = 0
             try:
                 while test_plan.run(env, state) and read(env):
                     state = [move(v) for move, v in zip(carry, body_plan.run(env, state))]
+                    completed += 1
             except KeyboardInterrupt as exc:  # Ctrl-C: shown at the innermost loop
                 tag(exc, node, [])
+                tag_loop(exc, node, completed, (), [])
                 raise
             env[node] = tuple(state)
         return loop
