@@ -125,8 +125,9 @@ class Traced:
     def rebind(self, node: Any, write_back: bool = True, skip: Traced | None = None) -> None:
         """Give this value a new node after an in-place update, keeping views in sync:
         views are re-read from it, and a view writes itself back into its base."""
-        from .aliases import note_write
+        from .aliases import check_view_write, note_write
 
+        check_view_write(self)
         note_write(self)
         self.node = node
         for view in self.views:

@@ -305,3 +305,45 @@ def test_no_write_returns_nothing_extra():
 
     graph = ng.function(reads, backend=backend()).graph(np.zeros(3))
     assert graph.writes == ()
+
+
+def transpose_write(x):
+    t = x.T
+    t[0, 1] = 5.0
+    return 0
+
+
+def reshape_write(x):
+    r = x.reshape(6)
+    r[0] = 5.0
+    return 0
+
+
+def ravel_in_loop(x, n):
+    r = np.ravel(x)
+    for i in range(n):
+        r[i] = i
+    return 0
+
+
+@pytest.mark.parametrize("fn, args", [
+    (transpose_write, (np.zeros((2, 3)),)),
+    (reshape_write, (np.zeros((2, 3)),)),
+    (ravel_in_loop, (np.zeros((2, 3)), 2)),
+], ids=lambda v: getattr(v, "__name__", ""))
+def test_writes_through_other_views_of_arguments_are_refused(fn, args):
+    with pytest.raises(StagingError, match=r"view of an argument \(made at line \d+\).*"
+                                           r"basic slices"):
+        ng.function(fn, backend=backend())(*args)
+
+
+def local_reshape_write(n):
+    a = np.zeros(n * 2).reshape(2, n)
+    a[0, 0] = 5.0
+    b = np.arange(6.0).T
+    b[1] += 1
+    return a.sum() + b.sum()
+
+
+def test_writes_through_views_of_local_arrays_still_work():
+    check_writes(local_reshape_write, 3)
