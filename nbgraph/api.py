@@ -43,7 +43,8 @@ class _Compiled:
         self.writes = ArgumentWrites(graph, names) if graph.writes else None
         results = graph.body.results[:-1]  # the last result is the effect token
         self.fix_lists = [i for i, r in enumerate(results) if isinstance(r.type, ListType)]
-        self.single = graph.out_tree is LEAF and not self.fix_lists and self.writes is None
+        self.leaf = graph.out_tree is LEAF and not self.fix_lists  # one plain result
+        self.single = self.leaf and self.writes is None
 
     def out_of_date(self) -> bool:
         """Whether a function the graph called has been redefined: trace again."""
@@ -63,7 +64,11 @@ class _Compiled:
             raise
         if self.single:
             return outputs[0]
-        outputs = list(outputs) if self.writes is None else self.writes.finish(leaves, outputs)
+        if self.writes is not None:
+            outputs = self.writes.finish(leaves, outputs)
+            if self.leaf:
+                return outputs[0]
+        outputs = list(outputs)
         for i in self.fix_lists:
             outputs[i] = outputs[i].to_list() if isinstance(outputs[i], ConsList) else outputs[i]
         return unflatten(self.graph.out_tree, outputs)

@@ -41,11 +41,12 @@ class ArgumentWrites:
         one (graph values are separate arrays)."""
         for k in self.writes:
             leaf = leaves[k]
-            if isinstance(leaf, np.ndarray) and not leaf.flags.writeable:
+            if type(leaf) is not np.ndarray:
+                continue
+            if not leaf.flags.writeable:
                 raise ValueError("assignment destination is read-only")
             for j, other in enumerate(leaves):
-                if j != k and isinstance(other, np.ndarray) and isinstance(
-                        leaf, np.ndarray) and np.may_share_memory(leaf, other):
+                if j != k and type(other) is np.ndarray and np.may_share_memory(leaf, other):
                     raise ValueError(
                         f"the function writes into argument {self._name(k)}, and argument "
                         f"{self._name(j)} shares memory with it; graph mode treats arguments "
