@@ -60,6 +60,14 @@ def _method_view(node: Node) -> bool:
     return node.arg.fn is call_method and node.arg.args[1:2] in (("ravel",), ("diagonal",))
 
 
+def inherit_arguments(handles: Sequence[Any], values: Sequence[Any]) -> None:
+    """A branch's or loop body's own handle on an argument array is one too (an in-place
+    operator on it then writes into the argument at that point, as eagerly)."""
+    for handle, value in zip(handles, values):
+        if isinstance(handle, Traced) and isinstance(value, Traced) and value.argument:
+            handle.argument = True
+
+
 def note_write(handle: Traced) -> None:
     """Record, before an in-place update, that it writes an array from outside the
     staged region being traced."""

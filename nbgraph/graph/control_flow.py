@@ -19,7 +19,14 @@ import numpy as np
 from ..errors.exceptions import LoopTypeError, StagingError
 from ..errors.origins import generated_names, user_location
 from . import runtime
-from .aliases import check_loop_body, merge_branches, set_after, take_writes, with_outer_arrays
+from .aliases import (
+    check_loop_body,
+    inherit_arguments,
+    merge_branches,
+    set_after,
+    take_writes,
+    with_outer_arrays,
+)
 from .containers import (
     field_names,
     fresh,
@@ -232,6 +239,7 @@ class _Branch:
 def _trace_branch(fn: Callable, init: State, description: str) -> _Branch:
     with region(description) as builder:
         inputs = fresh_state(init)
+        inherit_arguments(inputs, init)
         try:
             outputs = list(fn(*inputs))
         except Exception as exc:
@@ -607,6 +615,7 @@ def _trace_while(test: Callable, body: Callable, names: Sequence[str], init: Sta
         with region(f"the loop at {where}") as body_b:
             args = _body_args(body_b, slots)
             entries = [a.node if isinstance(a, Traced) else None for a in args]
+            inherit_arguments(args, init)
             outputs = list(body(*args))
             check_loop_body(body_b, args, outputs)
         if not _refine(slots, outputs, where):

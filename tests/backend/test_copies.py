@@ -112,6 +112,15 @@ def alias_in_loop(b, n):
     return b
 
 
+def augmented_in_loop(x, n):
+    for i in range(n):
+        x *= 0.5
+        x += i
+        if x[0] > 1.0:
+            x[0] = 0.0
+    return x
+
+
 def appends(n):
     out = []
     for i in range(n):
@@ -131,6 +140,7 @@ PATTERNS = [
     (loop_in_branch, (np.zeros(4), 1)),
     (while_around_branches, (np.zeros(5), np.arange(5.0), 3)),
     (alias_in_loop, (np.zeros(3), 2)),
+    (augmented_in_loop, (np.arange(4.0), 3)),
     (appends, (5,)),
 ]
 

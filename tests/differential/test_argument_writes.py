@@ -249,8 +249,17 @@ def nested_then_fail(m):
     return 0
 
 
+def bump_in_loop_then_fail(x, n):
+    for i in range(n):
+        x += 1
+        if i == 2:
+            raise RuntimeError("third pass")
+    return 0
+
+
 @pytest.mark.parametrize("fn, args", [
     (fill_until_negative, (np.zeros(4), np.array([1.0, 2.0, -1.0, 3.0]))),
+    (bump_in_loop_then_fail, (np.zeros(3), 5)),
     (bump_then_fail, (np.arange(5.0), 6.0)),
     (nested_then_fail, (np.zeros((3, 3)),)),
 ], ids=lambda v: getattr(v, "__name__", ""))
