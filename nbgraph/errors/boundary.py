@@ -16,12 +16,15 @@ from typing import Any
 
 from .origins import register_machinery
 
+# Raised after the except clause, so that the error's context is what ``mapped`` leaves
+# (none shown, or the compiled backend's own exception with NBGRAPH_TRACEBACK=full).
 _TEMPLATE = """\
 def entry(*args, **kwargs):
     try:
         return call(args, kwargs)
     except BaseException as exc:
-        raise mapped(exc) from None
+        error = mapped(exc)
+    raise error
 """
 
 # Python 3.11 location table entry: 0x80 | code << 3 | (code units - 1); code 13 is

@@ -9,7 +9,8 @@
   frames at the node's line and the lines of the user functions that called it.  The
   compiled path pays nothing for this: the re-run happens only after a failure.
 
-``NBGRAPH_TRACEBACK=full`` keeps the original exception and traceback (notes added).
+``NBGRAPH_TRACEBACK=full`` keeps every frame: the located error (NumPy's, as eager raises
+it) with its whole traceback, and the compiled backend's own exception as its context.
 """
 
 from __future__ import annotations
@@ -43,14 +44,15 @@ def user_error(exc: BaseException) -> BaseException:
 
     ``exc.__traceback__`` starts at the frame that caught it (the graph function's entry
     point), which is not part of what is shown below it."""
+    full = show_full_traceback()
     run = getattr(exc, _RUN, None)
     if run is None:
-        if not show_full_traceback() and exc.__traceback__ is not None:
+        if not full and exc.__traceback__ is not None:
             loc = exc.loc if isinstance(exc, GraphModeError) else None
             exc.__traceback__ = user_traceback(exc.__traceback__.tb_next, loc)
             if isinstance(exc, Exception):
                 exc.add_note(HIDDEN_FRAMES)
-        return exc
+        return _chained(exc, None, full)
     delattr(exc, _RUN)
     graph, leaves, located = run
     error, site = exc, site_of(exc)
@@ -60,14 +62,25 @@ def user_error(exc: BaseException) -> BaseException:
             error, site = rerun, site_of(rerun)
     graph.failed_node = site.node if site is not None else None
     notes = _notes(graph, site)
-    if show_full_traceback():
-        error = exc
-    else:
+    if not full:
         stack = site.node.loc.stack() if site is not None and site.node.loc else []
         error.__traceback__ = user_frames(stack)
         notes.append(HIDDEN_FRAMES)
     for note in notes:
         error.add_note(note)
+    return _chained(error, exc if error is not exc else None, full)
+
+
+def _chained(error: BaseException, compiled: BaseException | None,
+             full: bool) -> BaseException:
+    """``error`` with no exception chain shown, or (``full``) with the compiled backend's
+    own exception as its context."""
+    if full:
+        if compiled is not None:
+            error.__context__ = compiled
+        return error
+    error.__cause__ = None
+    error.__suppress_context__ = True
     return error
 
 

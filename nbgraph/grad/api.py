@@ -9,6 +9,7 @@ function of its own.
 
 from __future__ import annotations
 
+import inspect
 import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -74,8 +75,9 @@ class Gradient:
         """Emit the forward and backward pass into the graph being traced."""
         for a in self.argnums:
             if a >= len(args):
-                raise TypeError(f"gradient of {self.__name__} with respect to argument {a},"
-                                f" but it was called with {len(args)} positional arguments")
+                raise TypeError(f"gradient of {self.__name__} with respect to "
+                                f"{self._argument(a)}, but it was called with {len(args)} "
+                                "positional arguments")
         leaves, in_tree = flatten((args, kwargs), is_leaf=_is_leaf)
         graph = self._forward_graph(leaves, in_tree)
         params = graph.body.params
@@ -117,6 +119,18 @@ class Gradient:
             top.region.results = (lift(result).node, top.token)
         return optimize(Graph(self.__name__, top.region, in_tree, LEAF))
 
+    def _argument(self, number: int) -> str:
+        """A positional argument as the user wrote it: its parameter's name and position."""
+        try:
+            parameters = list(inspect.signature(self.python_function).parameters.values())
+        except (TypeError, ValueError):
+            parameters = []
+        positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY,
+                                                          p.POSITIONAL_OR_KEYWORD)]
+        if number < len(positional):
+            return f"'{positional[number].name}' (argument {number})"
+        return f"argument {number}"
+
     def _gradient(self, number: int, arg: Any, params: list[Node], cotangents: dict,
                   copier: Copier) -> Any:
         """The gradient for one argument, in the argument's structure."""
@@ -125,7 +139,8 @@ class Gradient:
         for p in params:
             if not is_real(p):
                 raise TypeError(
-                    f"gradient of {self.__name__} with respect to argument {number}: "
+                    f"gradient of {self.__name__} with respect to "
+                    f"{self._argument(number)}: "
                     f"{p.type.describe()} values carry no gradient; pass floating-point "
                     "values")
             g = cotangents.get(p)

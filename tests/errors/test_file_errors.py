@@ -468,6 +468,20 @@ def test_full_traceback_keeps_internal_frames_at_run_time(backend, monkeypatch):
     notes = notes_of(graph)
     assert "getitem" in notes[0]
     assert not any(HIDDEN in n for n in notes)
+    # NumPy's message, as eagerly; the compiled backend's own exception is the context
+    assert str(graph) == str(eager)
+    if backend != "interpret":
+        assert isinstance(graph.__context__, IndexError) and graph.__context__ is not graph
+        assert not graph.__suppress_context__
+        assert "During handling of the above exception" in "".join(
+            traceback.format_exception(graph))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_filtered_traceback_shows_no_exception_chain(backend):
+    _, graph = run_errors(backend, "index_in_helper")
+    text = "".join(traceback.format_exception(graph))
+    assert "During handling" not in text and "direct cause" not in text
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
