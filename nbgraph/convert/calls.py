@@ -31,6 +31,7 @@ from ..graph.traced import _ARRAY_FUNCTIONS
 from ..graph.tracing import TracedList, call, is_graph_value
 from ..graph.types import TensorType
 from ..graph.undefined import Undefined, check_defined
+from .global_values import global_values
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _LIBRARY_DIRS = tuple(
@@ -245,6 +246,7 @@ def _call_user_function(fn: Callable, args: tuple, kwargs: dict) -> Any:
             f"{target.__name__} is a generator function; graph mode cannot express "
             "generators (yield). Build a list or an array instead.", user_location())
     converted = convert(target)
+    _record_globals(target)
     if inspect.ismethod(fn):
         args = (fn.__self__, *args)
     with _entered(target):
@@ -271,6 +273,7 @@ def traced_function(fn: Callable) -> Iterator[list[Binding]]:
     gives the list of the module-level functions the trace calls."""
     outer, _stack.helpers = _stack.helpers, []
     try:
+        _record_globals(fn)
         with _entered(fn):
             yield _stack.helpers
     finally:
@@ -284,5 +287,13 @@ def _record_helper(fn: Any) -> None:
         return
     namespace = target.__globals__
     if namespace.get(target.__name__) is fn and not any(
-            b.function is fn for b in _stack.helpers):
+            isinstance(b, Binding) and b.function is fn for b in _stack.helpers):
         _stack.helpers.append(Binding(fn, namespace, target.__name__))
+
+
+def _record_globals(fn: Callable) -> None:
+    """Note the module-level data fn reads: a change of it makes the graph out of date."""
+    if _stack.helpers is None:
+        return
+    known = {(id(b.namespace), b.name) for b in _stack.helpers}
+    _stack.helpers.extend(b for b in global_values(fn) if (id(b.namespace), b.name) not in known)

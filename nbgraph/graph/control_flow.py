@@ -377,6 +377,8 @@ def _dict_keys_differ(name: str, a: dict, b: dict, where: str) -> str:
 def _short(value: Any) -> str:
     if is_graph_value(value):
         return f"a {value.type.describe()} known when the graph runs"
+    if structure(value) is not None and any(is_graph_value(v) for v in structure(value)[1]):
+        return f"a {type(value).__name__} of values known when the graph runs"
     text = repr(value)
     return text if len(text) < 40 else text[:37] + "..."
 

@@ -392,6 +392,21 @@ class TracedList:
         for item in items:
             self.append(item)
 
+    def __add__(self, other: Any) -> TracedList:
+        out = TracedList(self.node)
+        out.extend(other)
+        return out
+
+    def __iadd__(self, other: Any) -> TracedList:
+        self.extend(other)
+        return self
+
+    def __radd__(self, other: Any) -> Any:
+        raise StagingError(
+            "a Python list + a list that a graph loop changes: a graph list grows at its "
+            "end only; write lst + [...] (or append), or call the function's .eager(...) "
+            "to run it as plain Python", user_location())
+
     def __setitem__(self, index: Any, value: Any) -> None:
         raise StagingError(
             "item assignment (lst[i] = ...) on a list that a graph loop changes: there it is "

@@ -764,3 +764,40 @@ def test_index_error_only_on_the_path_taken(i):
 def test_variable_defined_by_an_earlier_iteration_refused():
     refuses(first_iteration_defines, np.zeros(3), words=("'y'", "before the loop"),
             error=UnboundLocalError)
+
+
+# --- module globals read by a graph function --------------------------------------------------
+
+SCALE = 2.0
+OFFSETS = [1.0, 2.0]
+
+
+def scaled_with_globals(x):
+    return x * SCALE + sum(OFFSETS)
+
+
+def test_changed_global_is_read_again():
+    global SCALE
+    f = ng.function(scaled_with_globals, backend=backend())
+    try:
+        assert f(3.0) == scaled_with_globals(3.0)
+        SCALE = 5.0
+        assert f(3.0) == scaled_with_globals(3.0)
+        OFFSETS.append(10.0)
+        assert f(3.0) == scaled_with_globals(3.0)
+        assert f.trace_count == 3
+        assert f(4.0) == scaled_with_globals(4.0) and f.trace_count == 3
+    finally:
+        SCALE = 2.0
+        del OFFSETS[2:]
+
+
+def grown_by_concatenation(x):
+    rows = [x[:1]]
+    for v in x:
+        rows = rows + [x[:1] * v]  # noqa: RUF005 (concatenation is what is tested)
+    return np.concatenate(rows)
+
+
+def test_list_concatenation_in_graph_loop():
+    check(grown_by_concatenation, np.array([1.0, 2.0, 3.0]))
