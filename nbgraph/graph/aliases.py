@@ -25,10 +25,14 @@ from .tracing import RegionBuilder, Traced, current, is_staged, wrap
 Writes = dict[Traced, Node]  # outer array handle -> its node before the statement
 
 
-# NumPy functions whose result may be a view of their first argument, other than basic
-# slicing (which graph mode follows: ``Traced.view``).
-_VIEWS = {np.transpose, np.reshape, np.ravel, np.squeeze, np.expand_dims, np.swapaxes,
-          np.moveaxis, np.broadcast_to, np.real, np.imag, np.asarray, np.diagonal}
+# NumPy functions whose result may be a view of (or be) their first argument, other than
+# basic slicing (which graph mode follows: ``Traced.view``).
+VIEW_FUNCTIONS = frozenset({
+    np.transpose, np.reshape, np.ravel, np.squeeze, np.expand_dims, np.swapaxes,
+    np.moveaxis, np.broadcast_to, np.real, np.imag, np.asarray, np.asanyarray, np.diagonal,
+    np.flip, np.fliplr, np.flipud, np.rot90, np.atleast_1d, np.atleast_2d, np.atleast_3d,
+    np.ascontiguousarray, np.asfortranarray, np.require,
+})
 _FOLLOWED = {runtime.setitem, operator.getitem}
 
 
@@ -40,7 +44,7 @@ def check_view_write(handle: Traced) -> None:
         return
     node, maker = handle.node, None
     while node.op is Op.CALL and node.inputs and (
-            node.arg.fn in _VIEWS or node.arg.fn in _FOLLOWED or _method_view(node)):
+            node.arg.fn in VIEW_FUNCTIONS or node.arg.fn in _FOLLOWED or _method_view(node)):
         if node.arg.fn not in _FOLLOWED and maker is None:
             maker = node
         node = node.inputs[0]

@@ -335,8 +335,22 @@ def ravel_in_loop(x, n):
     return 0
 
 
+def flip_write(x):
+    y = np.flip(x)
+    y[0] = 5.0
+    return 0
+
+
+def passthrough_write(x):
+    y = np.atleast_1d(x)  # x itself, eagerly
+    y += 1
+    return 0
+
+
 @pytest.mark.parametrize("fn, args", [
     (transpose_write, (np.zeros((2, 3)),)),
+    (flip_write, (np.zeros(3),)),
+    (passthrough_write, (np.zeros(3),)),
     (reshape_write, (np.zeros((2, 3)),)),
     (ravel_in_loop, (np.zeros((2, 3)), 2)),
 ], ids=lambda v: getattr(v, "__name__", ""))

@@ -15,18 +15,15 @@ from __future__ import annotations
 import operator
 import warnings
 
-import numpy as np
-
 from ...errors.exceptions import NbgraphPerformanceWarning
 from ...graph import runtime
+from ...graph.aliases import VIEW_FUNCTIONS
 from ...graph.ir import Graph, Node, Op, Region
 from ...graph.traced import call_method
 from ...graph.types import ListType, TensorType
 
 UPDATES = (runtime.setitem, runtime.list_append)
-_ALIASING = {operator.getitem, np.reshape, np.transpose, np.ravel, np.asarray,
-             runtime.coerce, np.squeeze, np.expand_dims, np.broadcast_to, np.real, np.imag,
-             call_method, runtime.astype}
+_ALIASING = VIEW_FUNCTIONS | {operator.getitem, runtime.coerce, call_method, runtime.astype}
 
 
 def _is_update(node: Node) -> bool:
