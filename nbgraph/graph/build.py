@@ -8,7 +8,7 @@ from typing import Any
 from ..errors.exceptions import StagingError
 from .ir import Graph
 from .pytree import flatten, unflatten
-from .tracing import check_visible, is_graph_value, lift, top_region, wrap
+from .tracing import argument_containers, check_visible, is_graph_value, lift, top_region, wrap
 from .types import type_of
 from .undefined import check_defined
 
@@ -26,8 +26,12 @@ def trace(name: str, converted: Callable, args: tuple, kwargs: dict) -> Graph:
         for param in params:
             param.argument = True
         call_args, call_kwargs = unflatten(in_tree, params)
-        result = converted(*call_args, **call_kwargs)
+        given = [c for i, a in enumerate(call_args) for c in _containers(a, f"argument {i + 1}")]
+        given += [c for k, a in call_kwargs.items() for c in _containers(a, f"argument {k!r}")]
+        with argument_containers([(where, c) for where, c, _ in given]):
+            result = converted(*call_args, **call_kwargs)
         check_defined(result)
+        _check_unchanged(name, given)
         out_leaves, out_tree = flatten(result, is_leaf=_is_result_leaf)
         nodes = [lift(leaf).node for leaf in out_leaves]
         writes = tuple(k for k, p in enumerate(params) if p.node is not top.region.params[k])
@@ -44,3 +48,40 @@ def _is_result_leaf(value: Any) -> bool:
     if hasattr(value, "__array_function__") or hasattr(value, "render"):
         raise StagingError(f"a graph function cannot return a {type(value).__name__}")
     return False
+
+
+def _containers(value: Any, where: str) -> list[tuple[str, Any, tuple]]:
+    """The lists, dicts and sets among a call's arguments, each with where it is and
+    what it holds (the identity of each item), to tell later whether it was changed."""
+    found = []
+    if type(value) in (list, dict, set):
+        items = value.items() if type(value) is dict else value
+        found.append((where, value, tuple(map(id, items)) if type(value) is not dict
+                      else tuple((k, id(v)) for k, v in items)))
+    if type(value) in (list, tuple):
+        for i, item in enumerate(value):
+            found += _containers(item, f"{where}[{i}]")
+    elif type(value) is dict:
+        for key, item in value.items():
+            found += _containers(item, f"{where}[{key!r}]")
+    return found
+
+
+def _check_unchanged(name: str, given: list[tuple[str, Any, tuple]]) -> None:
+    """Refuse a function that changes a list, dict or set it was given: graph mode
+    passes it a copy, so the caller's container would not change as it does eagerly."""
+    for where, container, items in given:
+        now = tuple(map(id, container)) if type(container) is not dict else tuple(
+            (k, id(v)) for k, v in container.items())
+        if now != items:
+            raise StagingError(changed_argument(name, where, container))
+
+
+def changed_argument(name: str, where: str, container: Any) -> str:
+    """The refusal of a change in place of a container the function was given."""
+    what = type(container).__name__
+    return (f"{name} changes the {what} it is given as {where} in place (append, item "
+            f"assignment, pop...): a graph function works on a copy of a {what} argument, "
+            f"so the caller's {what} would not change as it does eagerly. Copy it first "
+            f"(e.g. items = list(items)) and return it, or call {name}.eager(...) to run it "
+            "as plain Python")

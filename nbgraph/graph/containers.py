@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from .tracing import Traced, TracedList
+from .tracing import Traced, TracedList, copied_argument
 
 
 def fresh_state(values: Sequence[Any]) -> list[Any]:
@@ -37,6 +37,8 @@ def fresh(value: Any, memo: dict[int, Any] | None = None) -> Any:
         return memo[id(value)]
     out = _copy(value, memo)
     memo[id(value)] = out
+    if out is not value:
+        copied_argument(value, out)
     return out
 
 

@@ -22,6 +22,7 @@ from .tracing import (
     call,
     current,
     effect,
+    given_argument,
     in_try_here,
     is_graph_value,
     is_staged,
@@ -145,8 +146,20 @@ def to_str(value: Any) -> Any:
 
 def list_append(target: Any, item: Any) -> Any:
     """target.append(item), returning target (converted code rebinds the name)."""
+    _check_not_argument(target)
     target.append(item)
     return target
+
+
+def _check_not_argument(container: Any) -> None:
+    """Refuse changing a list, dict or set the graph function was given, at this line."""
+    where = given_argument(container)
+    if where is not None:
+        from .build import changed_argument
+
+        loc = user_location()
+        raise StagingError(changed_argument(loc.function if loc else "the function", where,
+                                            container), loc)
 
 
 def setitem(target: Any, index: Any, value: Any) -> Any:
@@ -155,6 +168,7 @@ def setitem(target: Any, index: Any, value: Any) -> Any:
     A concrete array updated with a graph value (or at a graph index) becomes a graph
     value, updated functionally.
     """
+    _check_not_argument(target)
     if isinstance(target, Traced) or not (is_graph_value(value) or _has_graph_value(index)):
         target[index] = value
         return target

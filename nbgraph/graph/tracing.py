@@ -62,6 +62,9 @@ class _State(threading.local):
         self.try_regions: list[RegionBuilder | None] = []  # the region each try is in
         self.unrolled: list[tuple[int, int]] = []  # (line, iteration) of unrolled loops
         self.location: Loc | None = None  # where new nodes come from, if not the caller
+        # The lists, dicts and sets the traced function was given, and copies of them on
+        # traced paths: id -> (which argument, the object, kept alive so ids stay unique)
+        self.arguments: dict[int, tuple[str, Any]] = {}
 
 
 _state = _State()
@@ -260,3 +263,30 @@ def reenter(builder: RegionBuilder) -> Iterator[RegionBuilder]:
         yield builder
     finally:
         _state.builder = saved
+
+
+@contextlib.contextmanager
+def argument_containers(containers: list[tuple[str, Any]]) -> Iterator[None]:
+    """Trace with ``containers`` (which argument, the container) known as the function's
+    arguments (see ``given_argument``)."""
+    saved = _state.arguments
+    _state.arguments = {id(c): (where, c) for where, c in containers}
+    try:
+        yield
+    finally:
+        _state.arguments = saved
+
+
+def given_argument(container: Any) -> str | None:
+    """Which argument of the traced function ``container`` is (a list, dict or set it
+    was given), if it is one."""
+    entry = _state.arguments.get(id(container))
+    return entry[0] if entry is not None else None
+
+
+def copied_argument(original: Any, copy: Any) -> None:
+    """``copy`` stands for ``original`` on one traced path: if that is an argument
+    container, so is the copy."""
+    entry = _state.arguments.get(id(original))
+    if entry is not None:
+        _state.arguments[id(copy)] = (entry[0], copy)

@@ -801,3 +801,38 @@ def grown_by_concatenation(x):
 
 def test_list_concatenation_in_graph_loop():
     check(grown_by_concatenation, np.array([1.0, 2.0, 3.0]))
+
+
+# --- containers given as arguments ------------------------------------------------------------
+
+def appends_to_argument(items, x):
+    items.append(x)
+    return len(items)
+
+
+def sets_key_of_argument(d, x):
+    d["k"] = x
+    return x
+
+
+def appends_to_argument_in_branch(items, x):
+    if x > 0:
+        items.append(x)
+    return x
+
+
+def copies_argument_first(items, x):
+    items = list(items)
+    items.append(x)
+    return np.array(items)
+
+
+@pytest.mark.parametrize("fn,arg", [(appends_to_argument, [1.0]),
+                                    (sets_key_of_argument, {"a": 1.0}),
+                                    (appends_to_argument_in_branch, [1.0])])
+def test_change_of_argument_container_refused(fn, arg):
+    refuses(fn, arg, 2.0, words=(fn.__name__, "argument 1"))
+
+
+def test_copy_of_argument_container():
+    check(copies_argument_first, [1.0, 2.0], 3.0)
