@@ -31,28 +31,22 @@ class GlobalValue:
         current = self.namespace.get(self.name, _MISSING)
         if current is not self.value:
             return True
-        return self.snapshot is not None and not _equal(self.snapshot, _snapshot(current))
+        return self.snapshot is not None and self.snapshot != _snapshot(current)
 
 
 _MISSING = object()
 
 
 def _snapshot(value: Any) -> Any:
+    """What a change in place would change: an array's bytes, or which objects a list,
+    dict or set holds (cheap to take and compare on every call)."""
     if isinstance(value, np.ndarray):
-        return value.copy() if value.size <= _SNAPSHOT_LIMIT else None
-    if type(value) in (list, dict, set) and len(value) <= _SNAPSHOT_LIMIT:
-        try:
-            return repr(value)
-        except Exception:
-            return None
+        return value.tobytes() if value.size <= _SNAPSHOT_LIMIT else None
+    if type(value) in (list, set) and len(value) <= _SNAPSHOT_LIMIT:
+        return tuple(map(id, value))
+    if type(value) is dict and len(value) <= _SNAPSHOT_LIMIT:
+        return tuple((k, id(v)) for k, v in value.items())
     return None
-
-
-def _equal(a: Any, b: Any) -> bool:
-    if isinstance(a, np.ndarray):
-        return a.shape == b.shape and a.dtype == b.dtype and bool(
-            np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
-    return a == b
 
 
 def global_values(fn: Callable) -> Iterator[GlobalValue]:
