@@ -1,4 +1,4 @@
-"""Differential tests for Python scalars meeting NumPy integers (NumPy 2, NEP 50).
+"""Differential tests for Python scalars meeting NumPy values (NumPy 2, NEP 50).
 
 A Python int that does not fit an array's integer dtype raises OverflowError in every
 operation that converts it (arithmetic, ufuncs, item assignment, fills, NumPy scalar
@@ -123,6 +123,19 @@ def test_numpy_scalar_constructors(fn, s):
 @pytest.mark.parametrize("fn", [arithmetic, division, ufuncs, element, set_item, fills])
 def test_python_int_meets_bool_and_float_arrays(fn, x, s):
     check(fn, x, s)
+
+
+def compare_with_float(x, s):
+    return np.cumsum(x) < s, x[0] <= s, x == s, x != s
+
+
+@pytest.mark.parametrize("s", [1e-300, 1e-46, -1e-300, 0.5, 1e300, 2.0**40, -(2**40)],
+                         ids=case_id)
+@pytest.mark.parametrize("x", [F32, np.array([0.0, 1e-46, 3e38], dtype=np.float32), I32],
+                         ids=case_id)
+def test_python_scalar_compared_in_the_arrays_dtype(x, s):
+    """NumPy compares a float32 array with a Python float in float32 (1e-300 is 0.0)."""
+    check(compare_with_float, x, s)
 
 
 def literal_out_of_range(x):

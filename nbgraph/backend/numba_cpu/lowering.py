@@ -43,9 +43,6 @@ _UNARY = {operator.neg: "-", operator.pos: "+", operator.invert: "~", operator.n
 _PY_CASTS = {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex"}
 _ARRAY_DIVISION = {operator.truediv: "np.true_divide", operator.floordiv: "np.floor_divide",
                    operator.mod: "np.remainder", operator.pow: "np.power"}
-# Python ints out of a dtype's range compare correctly without a cast (NumPy 2 does too).
-_COMPARISONS = frozenset({operator.lt, operator.le, operator.gt, operator.ge, operator.eq,
-                          operator.ne})
 _MATH_OVERFLOWS = frozenset({"exp", "exp2", "expm1", "cosh", "sinh", "gamma", "lgamma",
                              "ldexp", "pow", "hypot", "fsum"})
 _NATIVE_SCALARS = {np.dtype(t) for t in (np.float64, np.int64, np.bool_, np.complex128)}
@@ -367,7 +364,7 @@ class Lowering:
         call: Call = node.arg
         fn = call.fn
         args, kwargs = self._args(call, inputs)
-        if is_elementwise(fn) and fn not in _COMPARISONS:
+        if is_elementwise(fn):
             args = self._weak_operands(node, args)
         if fn in _ARRAY_DIVISION and (per_element or _numpy_scalar_result(node)):
             if fn is operator.truediv and node.type.dtype == np.float64:

@@ -4,7 +4,9 @@ A Python int, float or complex next to a NumPy value takes the dtype of the ufun
 NumPy picks (``int32_array / 2**40`` divides in float64), and a Python int that does not fit
 an integer dtype raises ``OverflowError`` (``int32_array + 2**40``, ``np.int32(2**40)``,
 ``a[0] = 2**40``, ``np.full(3, 2**40, dtype=np.int32)``) where a plain cast would wrap it.
-Comparisons and ``np.where`` are left alone: NumPy compares exactly and ``np.where`` wraps.
+Comparisons take Python floats in the array's dtype too (``float32_array < 1e-300`` compares
+with float32's 0.0) and Python ints exactly, as NumPy does; ``np.where`` is left alone (NumPy
+wraps there).
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from ...graph.types import PYTHON, TensorType
 from .chunked import _OPERATOR_UFUNCS
 
 _UFUNCS = {**_OPERATOR_UFUNCS, operator.lshift: np.left_shift, operator.rshift: np.right_shift}
+_COMPARISONS = frozenset({np.less, np.less_equal, np.greater, np.greater_equal, np.equal,
+                          np.not_equal})
 _PYTHON_TYPES = {"i": int, "f": float, "c": complex}
 _INT64 = np.iinfo(np.int64)
 _INTEGER_SCALARS = {np.dtype(t).type for t in np.typecodes["AllInteger"]}
@@ -81,11 +85,13 @@ def weak_operands(lowering: Any, node: Node, args: list[str], operands: list[Ten
                   target: np.dtype) -> list[str]:
     """The operands of an elementwise call, Python scalars cast to the dtype NumPy's loop
     takes them in (``target``, the result's dtype, where no loop is known)."""
-    loop = loop_dtypes(node.arg.fn, operands) or [target] * len(args)
+    fn = node.arg.fn
+    loop = loop_dtypes(fn, operands) or [target] * len(args)
+    exact = _UFUNCS.get(fn, fn) in _COMPARISONS  # Python ints compare exactly
     cast = [lowering.literal(dtype) for dtype in loop]
     return [f"{c}({checked(lowering, a, t, dtype)})"
-            if t.flavor == PYTHON and t.dtype != dtype else a
-            for a, t, dtype, c in zip(args, operands, loop, cast)]
+            if t.flavor == PYTHON and t.dtype != dtype and not (exact and t.dtype.kind in "bi")
+            else a for a, t, dtype, c in zip(args, operands, loop, cast)]
 
 
 def checks(lowering: Any, node: Node, inputs: list[str]) -> Iterator[str]:
