@@ -19,7 +19,10 @@ or over arrays, and ``while`` loops count their iterations against a bound.
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import importlib.util
+import io
 import itertools
 import re
 import sys
@@ -32,17 +35,19 @@ from typing import Any
 
 import harness
 import numpy as np
-import pytest
 from hypothesis import strategies as st
+
+import nbgraph as ng
+from nbgraph.backend.numba_cuda.program import DeviceUnsupportedError
+from nbgraph.errors.exceptions import GraphModeError
 
 DTYPES = ("float64", "float32", "int64", "int32", "complex128")
 ALLOWED_DTYPES = {"bool", "int32", "int64", "float32", "float64", "complex128"}
 SAMPLE_LENGTH = 4
 
 # Element values of input arrays, simplest first (Hypothesis shrinks towards the start).
-# No -0.0 while regressions/min_max_of_signed_zeros.py is open.
 FLOAT_VALUES = (0.0, 1.0, -1.0, 0.5, 2.0, -2.5, 3.0, 10.0, 0.1, np.nan, np.inf, -np.inf, 1e300,
-                -1e300, 1e-300, 1e10)
+                -1e300, 1e-300, 1e10, -0.0)
 INT_VALUES = (0, 1, -1, 2, 3, -5, 7, 100, 2**31 - 1, -(2**31), 2**62, -(2**63), 2**63 - 1)
 FLOAT_LITERALS = ("0.5", "1.0", "2.0", "-1.5", "0.0", "3.25", "1e10", "-0.25", "np.nan",
                   "np.inf")
@@ -172,8 +177,6 @@ BINARY = (
     ("np.where({0} > {1}, {0}, {1})", "ew", False), ("np.fmax({0}, {1})", "ew", False),
     ("np.power({0}, {1})", "ew", True),
 )
-TRANSCENDENTAL = ("np.exp", "np.sin", "np.cos", "np.tanh", "np.log", "np.arctan", "np.expm1",
-                  "np.hypot", "np.power")
 REDUCE = (
     ("np.sum({0})", "scalar", True), ("np.mean({0})", "scalar", True),
     ("np.max({0})", "scalar", False), ("np.min({0})", "scalar", False),
@@ -214,10 +217,11 @@ def combine(
     if not _is_array(sample):
         src = template.format(*(c.src for c in children))
         if children and all(c.const for c in children):
-            # Known while tracing, so computed then: an error there would come before the
-            # prints that precede it eagerly (regressions/constant_error_while_tracing_*).
+            # Known while tracing, so computed then (an error too: it may come before the
+            # prints that precede it eagerly, regressions/constant_error_while_tracing_*).
             value = evaluate(template, children, values=True)
-            return None if value is None else Val(src, sample, const=True, value=value)
+            return Val(src, sample) if value is None else Val(src, sample, const=True,
+                                                               value=value)
         return Val(src, sample)
     if rule in ("scalar", "ew-scalar"):
         return None
@@ -277,6 +281,8 @@ class Writer:
     open_lists: list[tuple[str, Val]] = field(default_factory=list)
     unread: set[str] = field(default_factory=set)
     appended: set[str] = field(default_factory=set)
+    constructs: set[str] = field(default_factory=set)  # Python constructs used (below)
+    python: bool = False  # whether to draw them
 
     # -- drawing ----------------------------------------------------------------------
 
@@ -424,8 +430,8 @@ class Writer:
             return first and self.operation(self.pick(ARRAY_BINARY),
                                              [first, self.partner(first, depth - 1)])
         first = self.expr(depth - 1)
-        if _is_array(first.sample) or _kind(first.sample) in "bc":
-            return None  # no bools while regressions/builtin_max_of_bools.py is open
+        if _is_array(first.sample):
+            return None
         second = self.typed(first, depth - 1)
         return combine(self.pick(("max({0}, {1})", "min({0}, {1})")), "scalar",
                        [first, second], self.names)
@@ -434,25 +440,12 @@ class Writer:
         template, rule, complex_ok = op
         if not complex_ok and any(_kind(o.sample) == "c" for o in operands):
             return None
-        if template.startswith(TRANSCENDENTAL) and any(
-                np.asarray(o.sample).dtype == np.float32 for o in operands):
-            # NumPy's float32 exp/sin/... may differ from the compiled backends' in the
-            # last place, as the harness allows for float32 results; cast to float64 later,
-            # that difference is more than float64's tolerance.
-            return None
-        if all(type(o.sample) in (int, bool) for o in operands) and "*" in template:
-            return None  # Python ints are unbounded eagerly, 64-bit in graphs (README)
         if "**" in template or "power" in template:
             # Python scalars raised to powers change type with the values (2 ** -1 is a
             # float, (-8.0) ** 0.5 complex); NumPy operands keep one type.
             if not any(isinstance(o.sample, np.generic | np.ndarray) for o in operands):
                 return None
-        made = combine(template, rule, operands, self.names)
-        if made is not None and "%" in template and _kind(made.sample) == "f":
-            return None  # while regressions/remainder_sign_of_zero.py is open
-        if made is not None and "//" in template and _kind(made.sample) == "f":
-            return None  # while regressions/floor_divide_by_infinity.py is open
-        return made
+        return combine(template, rule, operands, self.names)
 
     def indexed(self, depth: int) -> Val | None:
         """``a[i]``: an element of a 1-d array, at a safe index where one is in scope."""
@@ -611,7 +604,11 @@ class Writer:
             ("append", 6 if self.open_lists else 0), ("break", 2 if self.loops else 0),
             ("continue", 1 if self.loops else 0), ("return", 1),
             ("assert", 1 if self.in_f else 0), ("raise", 1),
+            *((name, 1 if self.python and (nest or name in ("del", "alias")) else 0)
+              for name in PYTHON_CONSTRUCTS),
         ])
+        if kind in PYTHON_CONSTRUCTS:
+            self.constructs.add(kind)
         getattr(self, f"s_{kind}")(depth)
 
     def s_assign(self, depth: int) -> None:
@@ -854,17 +851,169 @@ class Writer:
         return f"return {', '.join(values)}"
 
     def s_assert(self, depth: int) -> None:
-        """An assert whose condition is a graph value (``n`` is one), decided when the graph
-        runs: one failing while tracing would come before the prints that precede it
-        eagerly (regressions/assert_while_tracing_skips_prints.py)."""
+        """An assert, most often on a graph value (``n`` is one) and so decided when the
+        graph runs, sometimes decided while tracing."""
         label = self.fresh_name("a")
         message = self.pick(("", f', "{label}"', f', f"{label} {{{self.atom().src}}}"'))
-        self.emit(f"assert n >= -9 and {self.condition()}{message}")
+        guard = "" if self.chance(20) else "n >= -9 and "  # decided while tracing, or not
+        self.emit(f"assert {guard}{self.condition()}{message}")
 
     def s_raise(self, depth: int) -> None:
         label = self.fresh_name("r")
         error = self.pick(("ValueError", "RuntimeError"))
         self.nested(f"if {self.condition()}:", lambda: self.emit(f'raise {error}("{label}")'))
+
+    # -- Python constructs under graph control flow -------------------------------------
+    # Containers read and mutated in branches and loops, closures reading variables that
+    # loops change, try/finally, del, globals and aliases of arrays. Graph mode either
+    # gives eager's result or refuses them clearly; the report counts each refusal.
+
+    def number(self) -> Val:
+        """A Python float expression."""
+        return self.typed(Val("", 1.5), 1)
+
+    def s_dict(self, depth: int) -> None:
+        """A dict whose keys and values a graph branch decides, then read."""
+        name = self.fresh_name("d")
+        self.emit(f'{name} = {{"a": {self.number().src}}}')
+        test = self.pick((self.condition(), f'{name}["a"] > {self.pick(FLOAT_LITERALS[:6])}'))
+
+        def store() -> None:
+            key = self.pick(('"b"', '"a"'))
+            self.emit(f"{name}[{key}] = {self.number().src}")
+
+        self.nested(f"if {test}:", store)
+        if self.chance(50):
+            self.nested("else:", store)
+        self.emit(f'print("{self.fresh_name("k")}", {name}, {name}.get("b", -1.0), '
+                  f"len({name}))")
+
+    def s_pylist(self, depth: int) -> None:
+        """A Python list changed by its methods in a loop or a branch, then read."""
+        name = self.fresh_name("l")
+        items = ", ".join(self.number().src for _ in range(self.draw(st.integers(0, 3))))
+        self.emit(f"{name} = [{items}]")
+        total = self.fresh_name("c")
+        self.emit(f"{total} = 0.0")
+
+        def change() -> None:
+            how = self.pick(("pop", "guarded pop", "append", "insert", "extend", "item"))
+            if how == "pop":
+                self.emit(f"{total} = {total} + {name}.pop()")
+            elif how == "guarded pop":
+                self.nested(f"if len({name}) > 0:",
+                            lambda: self.emit(f"{total} = {total} + {name}.pop(0)"))
+            elif how == "append":
+                self.emit(f"{name}.append({self.number().src})")
+            elif how == "insert":
+                self.emit(f"{name}.insert(0, {self.number().src})")
+            elif how == "extend":
+                self.emit(f"{name}.extend([{self.number().src}, {total}])")
+            else:
+                self.nested(f"if len({name}) > 1:",
+                            lambda: self.emit(f"{name}[1] = {self.number().src}"))
+
+        if self.chance(70):
+            self.loop(depth, change)
+        else:
+            self.nested(f"if {self.condition()}:", change)
+        self.emit(f'print("{self.fresh_name("k")}", {name}, len({name}), {total})')
+        self.bind(Var(total, 1.5))
+
+    def s_tuple(self, depth: int) -> None:
+        """A tuple rebuilt in a graph branch, then unpacked."""
+        name, first, second = (self.fresh_name(p) for p in ("t", "v", "v"))
+        number, count = Val("", 1.5), Val("", 3)
+        self.emit(f"{name} = ({self.typed(number, 1).src}, {self.typed(count, 1).src})")
+        self.nested(f"if {self.condition()}:", lambda: self.emit(
+            f"{name} = ({self.typed(number, 1).src}, {self.pick(INT_LITERALS)})"))
+        self.emit(f"{first}, {second} = {name}")
+        self.bind(Var(first, 1.5))
+        self.bind(Var(second, 3, readonly=True))
+
+    def s_closure(self, depth: int) -> None:
+        """A lambda or nested def reading a variable that a loop then changes."""
+        value, getter = self.fresh_name("c"), self.fresh_name("g")
+        self.emit(f"{value} = {self.number().src}")
+        body = f"{value} * 2.0 + {self.pick(FLOAT_LITERALS[:6])}"
+        if self.chance(50):
+            self.emit(f"{getter} = lambda: {body}")
+        else:
+            self.emit(f"def {getter}():")
+            self.emit(f"    return {body}")
+        label = self.fresh_name("k")
+
+        def step() -> None:
+            self.emit(f"{value} = {value} + {self.pick(('1.0', '0.5', '-2.0'))}")
+            self.emit(f'print("{label}", {getter}())')
+
+        self.loop(depth, step)
+        self.emit(f'print("{label}", {getter}(), {value})')
+
+    def s_try(self, depth: int) -> None:
+        """try/finally (or try/except) around statements that may return or raise."""
+        self.nested("try:", lambda: self.block(2, depth + 1))
+        if self.chance(25):
+            self.nested("except ValueError:", lambda: self.emit(
+                f'print("{self.fresh_name("k")}", "caught")'))
+        self.nested("finally:", lambda: self.block(2, depth + 1))
+
+    def s_del(self, depth: int) -> None:
+        """``del`` of a variable of this block, possibly under a graph branch."""
+        names = [name for name, var in self.scopes[-1].items()
+                 if not var.readonly and name not in ("x", "y", "n", "s")]
+        if not names:
+            self.s_assign(depth)
+            return
+        name = self.pick(names)
+        if self.chance(50):
+            self.nested(f"if {self.condition()}:", lambda: self.emit(f"del {name}"))
+        else:
+            self.emit(f"del {name}")
+        for scope in self.scopes:
+            scope.pop(name, None)
+        self.unread.discard(name)
+
+    def s_global(self, depth: int) -> None:
+        """A module global set, then reset in a graph branch, then read."""
+        name = self.fresh_name("G")
+        self.emit(f"global {name}")
+        self.emit(f"{name} = {self.number().src}")
+        self.nested(f"if {self.condition()}:", lambda: self.emit(
+            f"{name} = {self.number().src}"))
+        self.emit(f'print("{self.fresh_name("k")}", {name})')
+
+    def s_alias(self, depth: int) -> None:
+        """A second name for a buffer (or an argument), changed in place through it."""
+        owned = [v for v in self.visible() if v.owned]
+        if not owned:
+            self.s_buffer(depth)
+            return
+        target = self.pick(owned)
+        alias = replace(target, src=self.fresh_name("a"))
+        self.emit(f"{alias.src} = {target.src}")
+        self.bind(alias)
+        self.s_update_in_place(alias)
+        self.emit(f'print("{self.fresh_name("k")}", {target.src})')
+
+    def s_update_in_place(self, target: Var) -> None:
+        """``target op= value`` or ``target[i] = value`` (the array keeps its dtype)."""
+        operand = self.expr(1)
+        op = self.pick(("+=", "-=", "*="))
+        result = None
+        if not _is_array(operand.sample) or operand.tag == target.tag:
+            result = combine(f"({{0}} {op[0]} {{1}})", "ew", [target, operand], self.names)
+        if result is not None and self.fits(result, target, False):
+            self.emit(f"{target.src} {op} {operand.src}")
+        else:
+            value = self.typed(Val("", target.sample[1]), 1)
+            self.emit(f"{target.src}[-1] = {value.src}")
+
+
+# Statements of Python constructs (``Writer.s_<name>``), drawn with the others; a program
+# using them (or writing into its arguments) starts with a comment naming them.
+PYTHON_CONSTRUCTS = ("dict", "pylist", "tuple", "closure", "try", "del", "global", "alias")
+PYTHON_MARK = "# Python constructs: "
 
 
 # ---------------------------------------------------------------------------------------
@@ -902,6 +1051,11 @@ class Program:
         return eval(self.args_source, {"np": np})
 
     @property
+    def python_constructs(self) -> bool:
+        """Whether the program uses the Python constructs graph mode may refuse."""
+        return self.source.startswith(PYTHON_MARK)
+
+    @property
     def on_cuda(self) -> bool:
         """Whether this program is in the subset also run on the CUDA backend (1 in 10)."""
         return zlib.crc32(self.source.encode()) % 10 == 0
@@ -919,8 +1073,10 @@ def _helper_samples(dtype: str) -> list[Val]:
 
 @st.composite
 def _function(draw: Callable, name: str, params: list[Var], returns: list[Val],
-              helpers: list[Helper], names: itertools.count, size: int) -> str:
-    writer = Writer(draw, names, helpers, returns, name == "f")
+              helpers: list[Helper], names: itertools.count, size: int,
+              constructs: set[str], python: bool) -> str:
+    writer = Writer(draw, names, helpers, returns, name == "f", constructs=constructs,
+                    python=python)
     for param in params:
         writer.bind(param)
     writer.block(size, 0)
@@ -971,6 +1127,8 @@ def programs(draw: Callable, max_statements: int = 6) -> Program:
     names = itertools.count()
 
     helpers: list[Helper] = []
+    constructs: set[str] = set()
+    python = draw(st.integers(0, 99)) >= 70  # Python constructs in three programs of ten
     chunks = ["import numpy as np"]
     for h in range(draw(st.integers(0, 2))):
         options = _helper_samples(dx)
@@ -978,17 +1136,26 @@ def programs(draw: Callable, max_statements: int = 6) -> Program:
         params = [Var(f"a{h}_{k}", v.sample, v.tag) for k, v in enumerate(samples)]
         choices = [*samples, Val("", 1.5)]
         result = choices[draw(st.integers(0, len(choices) - 1))]
-        chunks.append(draw(_function(f"h{h}", params, [result], list(helpers), names, 3)))
+        chunks.append(draw(_function(f"h{h}", params, [result], list(helpers), names, 3,
+                                     constructs, python)))
         helpers.append(Helper(f"h{h}", [Val("", p.sample, p.tag) for p in params], result))
 
-    params = [Var("x", array_sample(dx), "L"), Var("y", array_sample(dy), "L"),
+    # f may write into its argument arrays (the caller's arrays change, as eagerly).
+    writes = python and draw(st.integers(0, 99)) >= 50
+    params = [Var("x", array_sample(dx), "L", owned=writes),
+              Var("y", array_sample(dy), "L", owned=writes),
               Var("n", 3, readonly=True), Var("s", s_sample)]
     return_options = [params[0], params[1], Val("", 1.5), Val("", 3),
                       Val("", scalar_sample(dx)), Val("", True)]
     returns = [Val("", o.sample, o.tag)
                for o in (return_options[draw(st.integers(0, 5))]
                          for _ in range(draw(st.integers(1, 3))))]
-    chunks.append(draw(_function("f", params, returns, helpers, names, max_statements)))
+    chunks.append(draw(_function("f", params, returns, helpers, names, max_statements,
+                                 constructs, python)))
+    if writes:
+        constructs.add("argument writes")
+    if constructs:
+        chunks[0] = f"{PYTHON_MARK}{', '.join(sorted(constructs))}\n{chunks[0]}"
     source = "\n\n\n".join(chunks) + "\n"
     compile(source, "<program>", "exec")
 
@@ -1032,25 +1199,60 @@ def load(source: str, directory: Path) -> Any:
 _modules = itertools.count()
 
 
-def check_backends(fn: Callable, args: tuple, backends: Sequence[str]) -> dict[str, bool]:
-    """Check ``fn(*args)`` eagerly against graph mode on each backend, with the harness.
+def observe(fn: Callable, args: tuple) -> tuple[harness.Outcome, tuple]:
+    """Call ``fn`` on a deep copy of ``args``: what it returned, raised and printed, and the
+    arguments as the call left them."""
+    args = copy.deepcopy(args)
+    buffer = io.StringIO()
+    value, error = None, None
+    with contextlib.redirect_stdout(buffer):
+        try:
+            value = fn(*args)
+        except Exception as exc:
+            error = exc
+    return harness.Outcome(value, error, buffer.getvalue()), args
 
-    Returns, per backend, whether it ran (False where the CUDA backend refused the function
-    before running it). A disagreement raises ``Disagreement`` naming the backend.
+
+def check_backends(fn: Callable, args: tuple, backends: Sequence[str]) -> dict[str, str]:
+    """Check ``fn(*args)`` eagerly against graph mode on each backend, twice (the second
+    call is served from the trace cache): results, printed output, exception types and the
+    argument arrays after the call.
+
+    Returns, per backend, "ran" or "refused: <exception>" where graph mode refused the
+    function before running it (the CUDA backend's DeviceUnsupportedError, or a
+    GraphModeError eager does not raise). A disagreement raises ``Disagreement``.
     """
+    eager, eager_args = observe(fn, args)
     ran = {}
     for backend in backends:
-        try:
-            harness.check(fn, *args, backend=backend)
-        except pytest.skip.Exception:
-            ran[backend] = False
-        except AssertionError as exc:
-            raise Disagreement(backend, str(exc)) from exc
-        else:
-            ran[backend] = True
+        graph_fn = ng.function(fn, backend=backend)
+        ran[backend] = "ran"
+        for call in ("first graph call", "second graph call"):
+            graph, graph_args = observe(graph_fn, args)
+            error = graph.error
+            if isinstance(error, DeviceUnsupportedError) or (
+                    isinstance(error, GraphModeError) and not isinstance(eager.error,
+                                                                         type(error))):
+                ran[backend] = f"refused: {type(error).__name__}"
+                break
+            label = f"{fn.__name__}, {call}"
+            try:
+                harness.compare_outcomes(eager, graph, label=label)
+                for k, (want, got) in enumerate(zip(eager_args, graph_args)):
+                    harness.assert_same(want, got, path=f"[{label}] argument {k + 1} after "
+                                                         "the call")
+            except AssertionError as exc:
+                raise Disagreement(backend, str(exc)) from exc
     return ran
 
 
-def run_program(program: Program, backends: Sequence[str], directory: Path) -> dict[str, bool]:
-    """Load the program from a file in ``directory`` and check its ``f`` on the backends."""
-    return check_backends(load(program.source, directory).f, program.args(), backends)
+def run_program(program: Program, backends: Sequence[str], directory: Path) -> dict[str, str]:
+    """Load the program from a file in ``directory`` and check its ``f`` on the backends;
+    a refusal (other than the CUDA backend's) is a disagreement unless the program uses
+    the Python constructs graph mode may refuse."""
+    ran = check_backends(load(program.source, directory).f, program.args(), backends)
+    for backend, outcome in ran.items():
+        if outcome not in ("ran", "refused: DeviceUnsupportedError") and \
+                not program.python_constructs:
+            raise Disagreement(backend, f"graph mode {outcome} (supported constructs only)")
+    return ran

@@ -6,7 +6,10 @@ NUMBA_ENABLE_CUDASIM=0). Worker processes, one per core, each run Hypothesis on 
 programs with their own seed; a failing program is shrunk by Hypothesis and written to
 tests/fuzz/regressions/ with its arguments, where ``test_fuzz.py`` runs it from then on. A
 worker that stops making progress (a hang) or dies (a crash) has the program it was running
-saved the same way. Prints a summary: programs per backend, failures, programs per second.
+saved the same way. A program that fails the way an open regression does (``known_open``:
+the same backend, operation and kind of difference) is counted under that regression's name
+and the run goes on. Prints a summary: programs per backend, known open outcomes by
+signature, new failures, programs per second.
 
     python tests/fuzz/run.py --n 1000 [--jobs 2] [--seed 1] [--batch 100]
 """
@@ -41,9 +44,10 @@ def worker(seed: int, count: int, status: Path) -> dict:
 
     ``status`` holds the program being run, for the parent to save if this process hangs.
     """
-    from fuzz_programs import Program, programs, run_program
+    from fuzz_programs import Disagreement, Program, programs, run_program
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hypothesis_seed
+    from known_open import known
 
     from nbgraph.errors.exceptions import NbgraphPerformanceWarning
 
@@ -52,6 +56,7 @@ def worker(seed: int, count: int, status: Path) -> dict:
     workdir = Path(tempfile.mkdtemp(prefix="nbgraph-fuzz-"))
     counts: Counter = Counter()
     failure: dict = {}
+    examples: dict[str, dict] = {}  # the first program counted under each known outcome
 
     @settings(max_examples=count, database=None, deadline=None, derandomize=False,
               phases=(Phase.generate, Phase.shrink), report_multiple_bugs=False,
@@ -64,25 +69,39 @@ def worker(seed: int, count: int, status: Path) -> dict:
                                       "backends": backends, "counts": counts}))
         try:
             outcome = run_program(program, backends, workdir)
+        except Disagreement as exc:
+            regression = known(exc.backend, program.source, str(exc))
+            if regression is None:
+                fail(program, exc)
+                raise
+            if not counts["failed"]:
+                counts["programs"] += 1
+                key = f"known open: {regression.name} on {exc.backend}"
+                counts[key] += 1
+                examples.setdefault(key, {"program": program.source, "args":
+                                          program.args_source, "message": str(exc)})
+            return
         except Exception as exc:
-            failure.update(program=program.source, args=program.args_source,
-                           backend=getattr(exc, "backend", "unknown"),
-                           message=f"{type(exc).__name__}: {exc}")
-            counts["shrink steps" if counts["failed"] else "programs"] += 1
-            counts["failed"] = 1
+            fail(program, exc)
             raise
         if not counts["failed"]:
             counts["programs"] += 1
-            counts.update(f"{backend} {'ran' if ran else 'refused'}"
-                          for backend, ran in outcome.items())
+            counts.update(f"{backend} {ran}" for backend, ran in outcome.items())
         else:
             counts["shrink steps"] += 1
+
+    def fail(program: Program, exc: Exception) -> None:
+        failure.update(program=program.source, args=program.args_source,
+                       backend=getattr(exc, "backend", "unknown"),
+                       message=f"{type(exc).__name__}: {exc}")
+        counts["shrink steps" if counts["failed"] else "programs"] += 1
+        counts["failed"] = 1
 
     try:
         fuzz()
     except Exception:  # the shrunk failure, replayed last: ``failure`` holds it
         pass
-    return {"counts": dict(counts), "failure": failure or None}
+    return {"counts": dict(counts), "failure": failure or None, "examples": examples}
 
 
 def signature(failure: dict) -> str:
@@ -132,6 +151,7 @@ def main() -> None:
                NBGRAPH_CACHE_DIR=tempfile.mkdtemp(prefix="nbgraph-fuzz-cache-"))
     statusdir = Path(tempfile.mkdtemp(prefix="nbgraph-fuzz-status-"))
     totals: Counter = Counter()
+    examples: dict[str, dict] = {}
     seen: set[str] = set()
     saved: list[str] = []
     running: dict[subprocess.Popen, tuple[Path, int]] = {}
@@ -172,6 +192,8 @@ def main() -> None:
             if process.returncode == 0 and output:
                 result = json.loads(output[-1])
                 totals.update(result["counts"])
+                for key, example in result["examples"].items():
+                    examples.setdefault(key, example)
                 if result["failure"]:
                     record({**result["failure"], "backends": current["backends"]}, "failure")
             elif current:
@@ -193,7 +215,18 @@ def main() -> None:
         results = {k.split(" ", 1)[1]: v for k, v in totals.items()
                    if k.startswith(backend + " ")}
         print(f"  {backend:9}  " + ", ".join(f"{v} {k}" for k, v in sorted(results.items())))
-    print(f"  failing programs: {totals['failures']} ({totals['shrink steps']} shrink steps)")
+    known_open = sorted((k, v) for k, v in totals.items() if k.startswith("known open: "))
+    print(f"  known open outcomes: {sum(v for _, v in known_open)}")
+    folder = Path(tempfile.mkdtemp(prefix="nbgraph-fuzz-known-"))
+    for k, (key, count) in enumerate(known_open):
+        print(f"    {count:5}  {key.removeprefix('known open: ')}")
+        example = examples[key]
+        (folder / f"{k}.py").write_text(f'"""{key}\n\n{example["message"][:2000]}\n"""\n\n'
+                                        f'{example["program"]}\n\nARGS = {example["args"]}\n')
+    if known_open:
+        print(f"  one program of each known open outcome: {folder}")
+    print(f"  new failing programs: {totals['failures']} ({totals['shrink steps']} shrink "
+          "steps)")
     for line in saved:
         print(f"    {line}")
     sys.exit(1 if saved else 0)

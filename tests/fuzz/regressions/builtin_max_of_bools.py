@@ -20,3 +20,4 @@ XFAIL = {
     "cpu": "max/min of bools return an int",
     "cuda": "max/min of bools return an int",
 }
+SIGNATURE = {"source": r"\b(max|min)\(", "kind": "result type"}

@@ -30,3 +30,5 @@ XFAIL = {
     "cpu": "an error of a value known while tracing comes before an earlier raise",
     "cuda": "an error of a value known while tracing comes before an earlier raise",
 }
+SIGNATURE = {"source": r"raise ", "kind": "error order",
+             "backends": ("interpret",)}

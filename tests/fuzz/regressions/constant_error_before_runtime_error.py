@@ -22,3 +22,5 @@ XFAIL = {
     "cpu": "an error in constant arithmetic comes before an earlier run-time error",
     "cuda": "an error in constant arithmetic comes before an earlier run-time error",
 }
+SIGNATURE = {"source": r"", "kind": "error order",
+             "backends": ("interpret",)}

@@ -23,3 +23,5 @@ XFAIL = {
     "cpu": "an error in constant arithmetic skips the prints before it",
     "cuda": "an error in constant arithmetic skips the prints before it",
 }
+SIGNATURE = {"source": r"", "kind": "error order",
+             "backends": ("interpret",)}

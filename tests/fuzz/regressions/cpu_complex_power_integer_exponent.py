@@ -19,3 +19,4 @@ def f(z):
 ARGS = (np.complex128(complex(-1.0, 0.0)),)
 BACKENDS = ("interpret", "cpu", "cuda")
 XFAIL = {"cpu": "complex ** integer is not exact (NumPy multiplies)"}
+SIGNATURE = {"source": r"\*\*|np\.power\(", "kind": "last digits"}

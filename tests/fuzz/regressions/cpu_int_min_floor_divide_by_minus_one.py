@@ -17,3 +17,4 @@ ARGS = (np.array([-2147483648, 6], dtype=np.int32),
         np.array([-9223372036854775808, 6], dtype=np.int64))
 BACKENDS = ("interpret", "cpu", "cuda")
 XFAIL = {"cpu": "the integer minimum floor-divided by -1 gives 0, not the wrapped minimum"}
+SIGNATURE = {"source": r"//|%", "kind": "integer minimum"}

@@ -18,3 +18,4 @@ ARGS = (np.array([1.0, -1.0, 1.0, -1.0], dtype=np.float64),
         np.array([-np.inf, -np.inf, np.inf, np.inf], dtype=np.float64))
 BACKENDS = ("interpret", "cpu", "cuda")
 XFAIL = {"cpu": "float // an infinity of the other sign gives -0.0, not -1.0"}
+SIGNATURE = {"source": r"//", "kind": "floored"}

@@ -23,3 +23,4 @@ XFAIL = {
     "cpu": "min/max of 0.0 and -0.0 give the other zero than NumPy",
     "cuda": "min/max of 0.0 and -0.0 give the other zero than NumPy",
 }
+SIGNATURE = {"source": r"\b(max|min|maximum|minimum|fmax|fmin|amax|amin)\(", "kind": "signed zero"}

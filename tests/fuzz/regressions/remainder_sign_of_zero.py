@@ -19,3 +19,4 @@ def f(x, s):
 ARGS = (np.array([0.0, 1.0], dtype=np.float64), -1.0)
 BACKENDS = ("interpret", "cpu", "cuda")
 XFAIL = {"cpu": "x % s gives +0.0 where NumPy gives -0.0"}
+SIGNATURE = {"source": r"%", "kind": "signed zero"}
