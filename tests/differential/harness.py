@@ -19,9 +19,12 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import importlib.util
 import io
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -102,8 +105,13 @@ def check(
 def compare_outcomes(eager: Outcome, graph: Outcome, label: str) -> None:
     """Assert that a graph-mode outcome matches the eager outcome."""
     if isinstance(graph.error, DeviceUnsupportedError):
-        # The CUDA backend refuses, before running, what it cannot run on the GPU.
-        pytest.skip(f"not on the GPU: {graph.error}")
+        # The CUDA backend refuses, before running, what it cannot run on the GPU: only
+        # what tests/backend/cuda/refusals.py lists.
+        kind = cuda_refusal(graph.error)
+        if kind is None:
+            raise AssertionError(f"[{label}] the CUDA backend refused what it is not known "
+                                 f"to refuse (tests/backend/cuda/refusals.py): {graph.error}")
+        pytest.skip(f"not on the GPU ({kind}): {graph.error}")
     if graph.error is not None and eager.error is None:
         raise AssertionError(
             f"[{label}] graph mode {graph.describe()}; eager {eager.describe()}"
@@ -123,6 +131,22 @@ def compare_outcomes(eager: Outcome, graph: Outcome, label: str) -> None:
     )
     if eager.error is None:
         assert_same(eager.value, graph.value, path=f"[{label}] result")
+
+
+def cuda_refusal(error: BaseException) -> str | None:
+    """Which listed refusal of the CUDA backend ``error`` is (None: not a listed one)."""
+    global _REFUSALS
+    if _REFUSALS is None:
+        path = Path(__file__).resolve().parents[1] / "backend" / "cuda" / "refusals.py"
+        spec = importlib.util.spec_from_file_location("cuda_refusals", path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module  # (dataclasses look their module up there)
+        spec.loader.exec_module(module)
+        _REFUSALS = module
+    return _REFUSALS.expected(error)
+
+
+_REFUSALS: Any = None
 
 
 def assert_same(expected: Any, actual: Any, path: str = "result") -> None:

@@ -1230,6 +1230,9 @@ def check_backends(fn: Callable, args: tuple, backends: Sequence[str]) -> dict[s
         for call in ("first graph call", "second graph call"):
             graph, graph_args = observe(graph_fn, args)
             error = graph.error
+            if isinstance(error, DeviceUnsupportedError) and harness.cuda_refusal(error) is None:
+                raise Disagreement(backend, f"the CUDA backend refused what it is not known to "
+                                            f"refuse (tests/backend/cuda/refusals.py): {error}")
             if isinstance(error, DeviceUnsupportedError) or (
                     isinstance(error, GraphModeError) and not isinstance(eager.error,
                                                                          type(error))):
