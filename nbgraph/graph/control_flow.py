@@ -228,40 +228,44 @@ def _sync_views(before: State, after: Sequence[Any]) -> tuple:
 # --- cond ---------------------------------------------------------------------------
 
 class _Branch:
-    def __init__(self, builder: RegionBuilder, inputs: list[Any], outputs: list[Any],
+    def __init__(self, builder: RegionBuilder, kept: list[bool], outputs: list[Any],
                  writes: dict[Traced, Node]) -> None:
         self.builder = builder
-        self.inputs = inputs
+        self.kept = kept  # per variable: whether it names the array it named before
         self.outputs = outputs
         self.writes = writes  # arrays from outside the if it wrote: their final values
 
 
+def _wrote(branch: _Branch, array: Any) -> bool:
+    return any(handle is array for handle in branch.writes)
+
+
 def _trace_branch(fn: Callable, init: State, description: str) -> _Branch:
     with region(description) as builder:
-        inputs = fresh_state(init)
-        inherit_arguments(inputs, init)
+        # Arrays enter as themselves, so that every name for one sees its writes; what
+        # the branch wrote is taken back after it (take_writes) and merged.
+        inputs = [v if isinstance(v, Traced) else f for v, f in zip(init, fresh_state(init))]
         try:
             outputs = list(fn(*inputs))
         except Exception as exc:
             if not raise_when_run(exc):
                 raise
             outputs = list(inputs)
-        writes = take_writes(builder, inputs, outputs)
-    return _Branch(builder, inputs, outputs, writes)
+        kept = [isinstance(i, Traced) and o is i for i, o in zip(inputs, outputs)]
+        writes = take_writes(builder, (), outputs)
+    return _Branch(builder, kept, outputs, writes)
 
 
-def _same_array(name: str, old: Any, new: Any, paths: list[tuple[Any, Any, Any]],
+def _same_array(name: str, old: Any, new: Any, kept: list[bool], written: list[bool],
                 where: str) -> Any:
     """A variable's value after a staged statement.  Where every path leaves the name on
-    the array it named before (``paths``: each path's handle, its value at the end, and
-    the node it started with), that array itself is updated (in place, as eagerly: its
-    aliases, its views and the caller's argument see the writes)."""
+    the array it named before (``kept``, per path; ``written``: whether the path wrote
+    into that array), that array itself is updated (in place, as eagerly: its aliases,
+    its views and the caller's argument see the writes)."""
     if not isinstance(old, Traced) or not isinstance(new, Traced):
         return new
-    kept = [out is handle for handle, out, _ in paths]
-    written = [handle.node is not entry for handle, _, entry in paths]
     if all(kept):
-        if any(written):
+        if any(written) and new is not old:
             old.rebind(new.node)
         return old
     if any(w and not k for w, k in zip(written, kept)) and old.argument:
@@ -394,7 +398,10 @@ def staged_cond(
     then = _trace_branch(then_fn, init, f"the if branch at {where}")
     other = _trace_branch(else_fn, init, f"the else branch at {where}")
     merger = _Merge(then, other, where)
-    rebuild = [merger.merge(n, a, b) for n, a, b in zip(names, then.outputs, other.outputs)]
+    kept = [a and b for a, b in zip(then.kept, other.kept)]  # (a ternary's has none)
+    rebuild = [(lambda outs, same=init[k]: same) if k < len(kept) and kept[k] else
+               merger.merge(n, a, b)
+               for k, (n, a, b) in enumerate(zip(names, then.outputs, other.outputs))]
     pairs = list(merger.pairs)
     written = merge_branches(then.writes, other.writes)
     pairs += [(a, b) for _, a, b in written]
@@ -413,11 +420,10 @@ def staged_cond(
     outs = [wrap(p) for p in projs]
     if then.builder.diverged and other.builder.diverged:
         outer.diverged = True
-    entries = [old.node if isinstance(old, Traced) else None for old in init]
     values = [r(outs) for r in rebuild]
     for k, old in enumerate(init):
-        values[k] = _same_array(names[k], old, values[k], [
-            (b.inputs[k], b.outputs[k], entries[k]) for b in (then, other)], where)
+        values[k] = _same_array(names[k], old, values[k], [b.kept[k] for b in (then, other)],
+                                [_wrote(b, old) for b in (then, other)], where)
     return values
 
 
@@ -655,8 +661,10 @@ def _trace_while(test: Callable, body: Callable, names: Sequence[str], init: Sta
     values = iter(projs)
     for k, slot in enumerate(slots):
         if slot.carried:
+            arg = args[k]
+            written = isinstance(arg, Traced) and arg.node is not entries[k]
             result.append(_same_array(slot.name, slot.init, slot.value(wrap(next(values))),
-                                      [(args[k], outputs[k], entries[k])], where))
+                                      [outputs[k] is arg], [written], where))
         elif slot.kind == UNDEF:
             result.append(Undefined(slot.name, (
                 f"is assigned only inside the graph loop at {where}, so it has no value "

@@ -178,6 +178,29 @@ def alias_outside(b, n):
     return b.sum()
 
 
+def two_names_in_branch(x, c):
+    a = x
+    s = 0.0
+    if c > 0:
+        a[0] = 10.0
+        s = x[0] + a[0]
+    else:
+        x[1] = 5.0
+        s = a[1]
+    return s
+
+
+def two_names_in_loop(x, n):
+    a = x
+    s = 0.0
+    for i in range(n):
+        a[i] = 10.0 + i
+        s += x[i]
+        x[i] += 1.0
+        s += a[i]
+    return s
+
+
 def returns_argument(y, n):
     for i in range(n):
         y[i] = 1.0
@@ -196,6 +219,9 @@ def returns_argument(y, n):
     (alias_in_loop, (np.zeros(3), 2)),
     (alias_outside, (np.zeros(3), 3)),
     (returns_argument, (np.zeros(4), 2)),
+    (two_names_in_branch, (np.zeros(3), 1)),
+    (two_names_in_branch, (np.zeros(3), 0)),
+    (two_names_in_loop, (np.zeros(3), 3)),
 ], ids=lambda v: getattr(v, "__name__", ""))
 def test_control_flow_writes(fn, args):
     check_writes(fn, *args)
