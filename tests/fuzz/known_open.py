@@ -68,6 +68,16 @@ def signed_zero(message: str) -> bool:
     return bool(values) and bool(re.search(r"-0\.|-inf|\binf", values))
 
 
+def array_as_scalar(message: str) -> bool:
+    """Eager printed an array where graph mode printed a scalar."""
+    outputs = _outputs(message)
+    if outputs is None:
+        return False
+    pairs = zip(*(out.split() for out in outputs))
+    first = next(((a, b) for a, b in pairs if a != b), None)
+    return first is not None and first[0].startswith("[") and not first[1].startswith("[")
+
+
 def argument_state(message: str) -> bool:
     """An argument array differs after the call."""
     return "after the call" in message
@@ -130,7 +140,7 @@ def any_difference(message: str) -> bool:
 KINDS: dict[str, Callable[[str], bool]] = {
     "signed zero": signed_zero, "last digits": last_digits, "floored": floored,
     "integer minimum": integer_minimum, "argument state": argument_state,
-    "internal object": internal_object,
+    "internal object": internal_object, "array as scalar": array_as_scalar,
     "result type": result_type, "error order": error_order, "refused": refused,
     "any": any_difference,
 }
