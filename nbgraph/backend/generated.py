@@ -1,11 +1,13 @@
 """Generated source as importable modules in a cache folder.
 
 The source goes to a file named by its hash (plus Python, NumPy, Numba and nbgraph
-versions), so Numba's own ``cache=True`` can reuse the machine code in a new process.
+versions and the backend's own source), so Numba's own ``cache=True`` can reuse the
+machine code in a new process.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.util
 import os
@@ -26,10 +28,18 @@ def cache_dir() -> Path:
     return path
 
 
+@functools.cache
 def _versions() -> str:
+    """What compiled code depends on besides its own source: the versions, and the
+    backend's own compiled functions that generated code calls (Numba links their
+    machine code into each cached graph, so a change to them must not load old code)."""
     from .. import __version__
 
-    return f"{sys.version}|{np.__version__}|{numba.__version__}|{__version__}"
+    backend = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.rglob("*.py")):
+        backend.update(path.read_bytes())
+    return (f"{sys.version}|{np.__version__}|{numba.__version__}|{__version__}|"
+            f"{backend.hexdigest()}")
 
 
 def _holds(path: Path, text: str) -> bool:

@@ -68,10 +68,10 @@ class NumbaGraph:
 
     def _build(self) -> None:
         self.lowering: Lowering = lower(self.graph, self.objmode, self.parallel)
-        module = load_source(self.lowering.text, self.lowering.globals)
+        self.module = load_source(self.lowering.text, self.lowering.globals)
         self.dispatcher = numba.njit(
             cache=True, boundscheck=True, error_model="python", parallel=self.parallel,
-        )(getattr(module, FUNCTION))
+        )(getattr(self.module, FUNCTION))
         self.constants = tuple(self.lowering.constants)
         self.compiled = False
 

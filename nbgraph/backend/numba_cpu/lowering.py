@@ -35,8 +35,10 @@ from ...graph.types import (
 from . import python_ints
 from .chunked import BLOCK, make_chunked
 from .fusion import Group, count_uses, find_groups
+from .kernels import KernelWriter
 from .order_statistics import RULES as ORDER_STATISTICS
 from .ownership import Ownership, report_copies
+from .reductions import Reduction, reduction
 
 FUNCTION = "graph_function"
 _UNARY = {operator.neg: "-", operator.pos: "+", operator.invert: "~", operator.not_: "not "}
@@ -83,13 +85,16 @@ class Lowering:
         report_copies(graph, self.ownership)
         self.uses = count_uses(graph.body)
         self.groups: dict[Node, Group] = {}
+        # Reductions computing their operand's fused group element by element.
+        self.absorbed: dict[Node, Group] = {}
+        self.kernels = KernelWriter(self)
         self.names: dict[Node, str] = {}
         self.lines: list[str] = []
         self.line_nodes: dict[int, Node] = {}
         self.constants: list[Any] = []  # values of hidden array arguments
         self.globals: dict[str, Any] = {}
         self.params = [self._name(p, "p") for p in graph.body.params]
-        self.callbacks: list[str] = []  # sources of the objmode call-site functions
+        self.callbacks: list[str] = []  # module-level functions: kernels, objmode calls
         self.loops: list[Node] = []  # while nodes, numbered as Interrupted reports them
 
     # --- names, literals ---------------------------------------------------------------
@@ -175,7 +180,7 @@ class Lowering:
             "import numpy as np",
             "from numba import njit, objmode, prange, types",
             "from numba.typed import List",
-            "from nbgraph.backend.numba_cpu import helpers",
+            "from nbgraph.backend.numba_cpu import array_reductions, helpers, pairwise",
             "",
             *(line for cb in self.callbacks for line in ("", *cb.splitlines(), "")),
             "",
@@ -187,7 +192,10 @@ class Lowering:
 
     def _region(self, region: Region, indent: int) -> None:
         self.groups.update(find_groups(region, self.uses))
+        inner = self._absorb(region)
         for node in region.nodes:
+            if node in inner:
+                continue
             group = self.groups.get(node)
             if group is not None and node not in self.objmode:
                 if node is group.root:
@@ -196,6 +204,22 @@ class Lowering:
             self._node(node, indent)
         if not region.nodes:
             self.emit("pass", indent)
+
+    def _absorb(self, region: Region) -> set[Node]:
+        """Fused groups that a reduction computes element by element (the group's only
+        use), so their result is never stored; returns the groups' members."""
+        members: set[Node] = set()
+        for node in region.nodes:
+            red = reduction(node)
+            group = self.groups.get(red.source) if red else None
+            if group is None or group.root is not red.source or self.uses.get(group.root) != 1:
+                continue
+            if group.transcendental or not group.scalar_loop_safe or any(
+                    m in self.objmode for m in group.members):
+                continue  # NumPy's SIMD functions beat a compiled scalar loop
+            self.absorbed[node] = group
+            members.update(group.members)
+        return members
 
     def _node(self, node: Node, indent: int) -> None:
         op = node.op
@@ -304,9 +328,13 @@ class Lowering:
         if special is not None:
             special(self, node, inputs, indent)
             return
-        reduction = _axis_reduction(node)
-        if reduction is not None:
-            self._reduce_axis(node, inputs[0], *reduction, indent)
+        red = reduction(node)
+        if red is not None:
+            self._reduce(red, indent)
+            return
+        axis_reduction = _axis_reduction(node)
+        if axis_reduction is not None:
+            self._reduce_axis(node, inputs[0], *axis_reduction, indent)
             return
         expr = self.expression(node, inputs)
         t = node.type
@@ -331,6 +359,39 @@ class Lowering:
             overflows = fn.__name__ in _MATH_OVERFLOWS
             self.emit(f"{name} = helpers.math_result({name}, float({x}), float({y}), "
                       f"{overflows})", indent, node)
+
+    def _reduce(self, red: Reduction, indent: int) -> None:
+        """A sum, mean, var or std in NumPy's order, its operand's group fused in."""
+        group = self.absorbed.get(red.node)
+        name = self._name(red.node)
+        if group is None:
+            self.emit(f"{name} = {self.kernels.shared(red, self.names[red.source])}", indent,
+                      red.node)
+        else:
+            inputs = ", ".join(self.names[i] for i in group.inputs)
+            self.emit(f"{name} = {self.kernels.reduce(red, group)}({inputs})", indent, red.node)
+        if red.keepdims:
+            shape = [1] * red.ndim
+            if red.axis is None:
+                self.emit(f"{name} = np.full({tuple(shape)}, {name})", indent, red.node)
+                return
+            shape[1 - red.axis] = -1
+            self.emit(f"{name} = {name}.reshape({tuple(shape)})", indent, red.node)
+
+    def element_expression(self, node: Node, inputs: list[str]) -> str:
+        """The expression computing one element of an elementwise node in a kernel;
+        ``x ** 2`` and ``x ** 0.5`` as NumPy computes them for arrays (``x * x``,
+        ``sqrt``), which also vectorize."""
+        call = node.arg
+        if call.fn in (operator.pow, np.power) and len(inputs) == 1 and \
+                node.inputs[0].type.dtype.kind == "f" and call.args[1] in (2, 0.5) and \
+                type(call.args[1]) in (int, float):
+            x = inputs[0]
+            return f"({x} * {x})" if call.args[1] == 2 else f"np.sqrt({x})"
+        expr = self.expression(node, inputs, per_element=True)
+        if node.type.dtype not in _NATIVE_SCALARS:
+            expr = f"{self.literal(node.type.dtype)}({expr})"
+        return expr
 
     def _reduce_axis(self, node: Node, x: str, method: str, axis: int, keepdims: bool,
                      indent: int) -> None:
@@ -421,72 +482,24 @@ class Lowering:
         return self._global(fn, "f")
 
     def _fused(self, group: Group, indent: int) -> None:
-        """One loop nest for a fused group; NumPy by blocks for large transcendental
-        groups (its SIMD functions beat scalar libm) and integer powers."""
+        """One kernel for a fused group; NumPy by blocks for large transcendental groups
+        (its SIMD functions beat scalar libm) and integer powers."""
         root = group.root
         name = self._name(root)
+        inputs = [self.names[i] for i in group.inputs]
         if group.scalar_loop_safe:
+            kernel = f"{self.kernels.elementwise(group)}({', '.join(inputs)})"
             if not group.transcendental:
-                self._broadcast_loop(group, name, indent)
+                self.emit(f"{name} = {kernel}", indent, root)
                 return
             first = next(self.names[i] for i in group.inputs if i.type.ndim == root.type.ndim)
             self.emit(f"if {first}.size < {BLOCK}:", indent, root)
-            self._broadcast_loop(group, name, indent + 1)
+            self.emit(f"{name} = {kernel}", indent + 1, root)
             self.emit("else:", indent)
             indent += 1
         chunked = self._global(make_chunked(group), "blocks")
         out_type = numba_type(root.type).replace("'A'", "'C'")
-        inputs = [self.names[i] for i in group.inputs]
         self.emit(f"{name} = {self._python_call(chunked, inputs, out_type)}", indent, root)
-
-    def _broadcast_loop(self, group: Group, name: str, indent: int) -> None:
-        """A loop nest over the broadcast shape: any shapes and layouts (NumPy's rules,
-        ValueError for shapes that do not broadcast), no temporaries."""
-        root = group.root
-        ndim = root.type.ndim
-        sizes = [f"{name}_n{k}" for k in range(ndim)]
-        for size in sizes:
-            self.emit(f"{size} = 1", indent, root)
-        for node in group.inputs:
-            offset = ndim - node.type.ndim
-            for j in range(node.type.ndim):
-                size = sizes[offset + j]
-                dim = f"{self.names[node]}.shape[{j}]"
-                self.emit(f"{size} = helpers.broadcast_dim({size}, {dim})", indent, root)
-        dtype = self.literal(root.type.dtype)
-        shape = "(" + "".join(f"{s}, " for s in sizes) + ")"
-        self.emit(f"{name} = helpers.advise_huge(np.empty({shape}, {dtype}))", indent, root)
-        element = {}
-        for k, node in enumerate(group.inputs):
-            offset = ndim - node.type.ndim
-            index = []
-            for j in range(node.type.ndim):
-                step = f"{name}_s{k}_{j}"
-                self.emit(f"{step} = 0 if {self.names[node]}.shape[{j}] == 1 else 1", indent,
-                          root)
-                index.append(f"{name}_i{offset + j} * {step}")
-            if node.type.ndim:
-                element[node] = f"{self.names[node]}[{', '.join(index)}]"
-        for k, size in enumerate(sizes):
-            loop = "prange" if self.parallel and k == 0 else "range"
-            self.emit(f"for {name}_i{k} in {loop}({size}):", indent + k, root)
-        target = f"{name}[{', '.join(f'{name}_i{k}' for k in range(ndim))}]"
-        self._members(group, element, target, indent + ndim)
-
-    def _members(self, group: Group, element: dict[Node, str], target: str,
-                 indent: int) -> None:
-        """The group's operations on one element each, the root's stored to target."""
-        name = self.names[group.root]
-        for member in group.members:
-            args = [element.get(i, self.names.get(i)) for i in member.inputs]
-            expr = self.expression(member, args, per_element=True)
-            if member.type.dtype not in _NATIVE_SCALARS:
-                expr = f"{self.literal(member.type.dtype)}({expr})"
-            if member is group.root:
-                self.emit(f"{target} = {expr}", indent, member)
-            else:
-                element[member] = f"{name}_e{group.members.index(member)}"
-                self.emit(f"{element[member]} = {expr}", indent, member)
 
     def _python_call(self, python_name: str, args: list[str], result: str | None) -> str:
         """An expression calling the Python function ``python_name`` from compiled code.

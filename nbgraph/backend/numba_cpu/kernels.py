@@ -1,0 +1,353 @@
+"""Generated kernels: one compiled function per fused elementwise group or reduction.
+
+Each kernel is a module-level function of the generated source, compiled without bounds
+checks (its indices are in range by construction) so that LLVM vectorizes its loops.  A
+kernel picks its loop at run time:
+
+* **flat**: every array operand is C-contiguous with the result's shape — one loop over
+  plain ``x[i]``;
+* **rows** (2-d results): operands whose rows are contiguous — one loop per row, an
+  operand broadcast along the row being spread into a small row buffer first;
+* **general**: any shapes and strides, NumPy's broadcasting rules (ValueError where
+  shapes do not broadcast).
+
+Reductions add in NumPy's pairwise order (``pairwise.py``), computing their operand
+element by element when it is a fused group, so ``np.sum(x * x, axis=1)`` reads ``x``
+once and writes no temporary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from ...graph.ir import Node
+from ...graph.types import TensorType
+from .array_reductions import CODES
+from .fusion import Group
+from .pairwise import BUFFER, LEAF
+from .reductions import EXTREMES, Reduction
+
+if TYPE_CHECKING:
+    from .lowering import Lowering
+
+HEADER = '@njit(cache=True, boundscheck=False, error_model="numpy")'
+Lines = list[str]
+
+
+def _indent(lines: Lines, depth: int = 1) -> Lines:
+    return ["    " * depth + line for line in lines]
+
+
+class Operands:
+    """A group's inputs inside a kernel, with the code computing one element from them."""
+
+    def __init__(self, lowering: Lowering, group: Group, source: Node) -> None:
+        self.lowering = lowering
+        self.group = group
+        self.inputs = list(group.inputs)
+        self.result = group.root
+        self.params = [f"a{k}" for k in range(len(self.inputs))]
+
+    @property
+    def ndim(self) -> int:
+        return self.result.type.ndim
+
+    def arrays(self) -> list[tuple[int, Node]]:
+        return [(k, i) for k, i in enumerate(self.inputs) if _rank(i) > 0]
+
+    def element(self, access: Callable[[int, Node], str]) -> tuple[Lines, str]:
+        """Lines computing the element whose operand elements ``access`` gives, and the
+        expression of the result."""
+        element = {node: access(k, node) if _rank(node) else self.params[k]
+                   for k, node in enumerate(self.inputs)}
+        lines: Lines = []
+        for n, member in enumerate(self.group.members):
+            args = [element[i] for i in member.inputs]
+            expr = self.lowering.element_expression(member, args)
+            if member is self.group.root:
+                return lines, expr
+            element[member] = f"e{n}"
+            lines.append(f"e{n} = {expr}")
+        raise AssertionError("a group's root is its last member")
+
+    def shape(self) -> Lines:
+        """Lines setting n0, n1, ... to the broadcast shape of the operands."""
+        lines = [f"n{j} = 1" for j in range(self.ndim)]
+        for k, node in self.arrays():
+            offset = self.ndim - node.type.ndim
+            lines += [f"n{offset + j} = helpers.broadcast_dim(n{offset + j}, a{k}.shape[{j}])"
+                      for j in range(node.type.ndim)]
+        return lines
+
+    def flat_test(self, order: str = "c") -> str | None:
+        """The run-time test for the flat loop over the operands' memory in C (or
+        Fortran) order (None: never, an operand broadcasts)."""
+        arrays = self.arrays()
+        if any(i.type.ndim != self.ndim for _, i in arrays):
+            return None
+        shape = "(" + "".join(f"n{j}, " for j in range(self.ndim)) + ")"
+        return " and ".join(f"pairwise.is_{order}(a{k}) and a{k}.shape == {shape}"
+                            for k, _ in arrays) or "True"
+
+    def flat_setup(self, order: str = "c") -> Lines:
+        transpose = ".T" if order == "f" else ""
+        return [f"f{k} = pairwise.flat(a{k}{transpose})" for k, _ in self.arrays()]
+
+    def rows_test(self) -> str:
+        return " and ".join(f"pairwise.rows_contiguous(a{k})" for k, _ in self.arrays()) \
+            or "True"
+
+    def rows_setup(self) -> Lines:
+        """Before the loop over rows: 1-d operands as rows, row buffers for 2-d operands
+        broadcast along their rows."""
+        lines = []
+        for k, node in self.arrays():
+            if node.type.ndim == 1:
+                lines += [f"if a{k}.shape[0] == 1 and n1 != 1:",
+                          f"    r{k} = np.full(n1, a{k}[0])",
+                          "else:",
+                          f"    r{k} = pairwise.flat(a{k})"]
+            else:
+                lines.append(f"b{k} = np.empty(n1 if a{k}.shape[1] == 1 else 0, a{k}.dtype)")
+        return lines
+
+    def row(self, index: str, shared: bool = True) -> Lines:
+        """In the loop over rows: ``r{k}`` is operand k's row ``index`` as a 1-d array
+        (``shared``: a broadcast row is spread into the reused row buffer, which rows
+        run in parallel cannot share)."""
+        lines = []
+        for k, node in self.arrays():
+            if node.type.ndim != 2:
+                continue
+            lines += [f"q{k} = {index} if a{k}.shape[0] != 1 else 0",
+                      f"if a{k}.shape[1] == 1 and n1 != 1:",
+                      *([f"    b{k}[:] = a{k}[q{k}, 0]", f"    r{k} = b{k}"] if shared
+                        else [f"    r{k} = np.full(n1, a{k}[q{k}, 0])"]),
+                      "else:",
+                      f"    r{k} = pairwise.flat(a{k}[q{k}])"]
+        return lines
+
+    def general_loops(self, body: Callable[[Callable[[int, Node], str]], Lines],
+                      outer: str = "range") -> Lines:
+        """A loop nest over the broadcast shape; ``body`` gets each operand's element;
+        ``outer`` is the outermost loop's range (``prange`` runs it on all cores)."""
+        lines = []
+        for k, node in self.arrays():
+            lines += [f"s{k}_{j} = 0 if a{k}.shape[{j}] == 1 else 1"
+                      for j in range(node.type.ndim)]
+
+        def access(k: int, node: Node) -> str:
+            offset = self.ndim - node.type.ndim
+            index = ", ".join(f"i{offset + j} * s{k}_{j}" for j in range(node.type.ndim))
+            return f"a{k}[{index}]"
+
+        for j in range(self.ndim):
+            lines.append("    " * j + f"for i{j} in {outer if j == 0 else 'range'}(n{j}):")
+        return lines + _indent(body(access), self.ndim)
+
+
+def _rank(node: Node) -> int:
+    t = node.type
+    return t.ndim if isinstance(t, TensorType) and t.flavor == "array" else 0
+
+
+class KernelWriter:
+    """Writes kernels into the lowering's module source; returns the names to call."""
+
+    def __init__(self, lowering: Lowering) -> None:
+        self.lowering = lowering
+
+    def _add(self, prefix: str, lines: Lines) -> str:
+        name = f"_{prefix}{len(self.lowering.callbacks)}"
+        lines = [line.replace("KERNEL", name) for line in lines]
+        self.lowering.callbacks.append("\n".join(lines))
+        return name
+
+    # --- elementwise -------------------------------------------------------------------
+    def elementwise(self, group: Group) -> str:
+        """A kernel returning the group's result as a new C-contiguous array."""
+        ops = Operands(self.lowering, group, group.root)
+        dtype = self.lowering.literal(group.root.type.dtype)
+        shape = "(" + "".join(f"n{j}, " for j in range(ops.ndim)) + ")"
+        body = [*ops.shape(), f"out = helpers.advise_huge(np.empty({shape}, {dtype}))"]
+        flat = ops.flat_test()
+        if flat is not None:
+            lines, expr = ops.element(lambda k, node: f"f{k}[i]")
+            body += [f"if {flat}:", *_indent(ops.flat_setup()), "    o = out.reshape(out.size)",
+                     f"    for i in {self._range()}(o.size):", *_indent(lines, 2),
+                     f"        o[i] = {expr}", "    return out"]
+        if ops.ndim == 2:
+            lines, expr = ops.element(lambda k, node: f"r{k}[i1]")
+            body += [f"if {ops.rows_test()}:", *_indent(ops.rows_setup()),
+                     f"    for i0 in {self._range()}(n0):",
+                     *_indent(ops.row("i0", not self.lowering.parallel), 2),
+                     "        o = out[i0]", "        for i1 in range(n1):",
+                     *_indent(lines, 3), f"            o[i1] = {expr}", "    return out"]
+        target = ", ".join(f"i{j}" for j in range(ops.ndim))
+
+        def store(access: Callable[[int, Node], str]) -> Lines:
+            lines, expr = ops.element(access)
+            return [*lines, f"out[{target}] = {expr}"]
+
+        body += [*ops.general_loops(store, self._range()), "return out"]
+        return self._add("kernel", self._function(ops, body, parallel=self.lowering.parallel))
+
+    def _range(self) -> str:
+        """The loop over elements or rows: ``prange`` (all cores) with ``parallel=True``."""
+        return "prange" if self.lowering.parallel else "range"
+
+    def _function(self, ops: Operands, body: Lines, extra: str = "",
+                  parallel: bool = False) -> Lines:
+        header = HEADER.replace(")", ", parallel=True)") if parallel else HEADER
+        return [header, f"def KERNEL({', '.join(ops.params)}{extra}):", *_indent(body)]
+
+    # --- reductions --------------------------------------------------------------------
+    def shared(self, red: Reduction, array: str) -> str:
+        """A call of the compiled reduction of an array in memory (``array_reductions``)."""
+        where = {None: "whole", 0: "columns", 1: "rows"}[red.axis]
+        zero = f"{self.lowering.literal(red.accumulator)}(0)"
+        return (f"array_reductions.{where}({array}, {zero}, {CODES[red.method]}, {red.ddof}, "
+                f"{red.converts})")
+
+    def reduce(self, red: Reduction, group: Group) -> str:
+        """A kernel computing ``red`` of a fused group, element by element.
+
+        Operands its loops cannot read directly (broadcast or with gaps) are first stored
+        in a C-contiguous array by the group's elementwise kernel, then reduced there.
+        """
+        ops = Operands(self.lowering, group, red.source)
+        body = [*ops.shape(), f"zero = {self.lowering.literal(red.accumulator)}(0)"]
+        test = ops.rows_test() if red.axis is not None else (
+            f"({ops.flat_test()}) or ({ops.flat_test('f')})" if ops.flat_test() else "False")
+        materialize = f"{self.elementwise(group)}({', '.join(ops.params)})"
+        body += [f"if not ({test}):", f"    return {self.shared(red, materialize)}"]
+        if red.axis is None:
+            body += self._reduce_all(red, ops)
+        elif red.axis == 1:
+            body += self._reduce_rows(red, ops)
+        else:
+            body += self._reduce_columns(red, ops)
+        return self._add("reduce", self._function(ops, body))
+
+    def _runs(self, ops: Operands, squared: bool) -> str:
+        """A function summing a run of elements of 1-d operands in NumPy's pairwise
+        order (the squared deviations from ``shift`` if ``squared``): runs up to
+        ``LEAF`` long are computed into ``buf`` and summed there; longer ones split as
+        NumPy splits them, walked with ``workspace``'s outer stack."""
+        lines, expr = ops.element(lambda k, node: f"{ops.params[k]}[j]")
+        value = [f"d = ({expr}) - shift", "buf[i] = d * d"] if squared else \
+            [f"buf[i] = {expr}"]
+        body = ["fo, po, fi, pi = ws", "depth = 0", "begin, size = start, n", "while True:",
+                f"    while size > {LEAF}:", "        half = size // 2",
+                "        half -= half % 8", "        fo[depth, 0] = begin + half",
+                "        fo[depth, 1] = size - half", "        fo[depth, 2] = 0",
+                "        depth += 1", "        size = half",
+                "    for i in range(size):", "        j = begin + i", *_indent(lines, 2),
+                *_indent(value, 2), "    value = pairwise.pairwise_sum(buf, 0, size, zero, fi, pi)",
+                "    finished = True", "    while depth > 0:", "        d = depth - 1",
+                "        if fo[d, 2] == 0:", "            po[d] = value",
+                "            fo[d, 2] = 1",
+                "            begin, size = fo[d, 0], fo[d, 1]", "            finished = False",
+                "            break", "        value = po[d] + value", "        depth -= 1",
+                "    if finished:", "        return value"]
+        return self._add("runs", self._function(ops, body, ", start, n, buf, zero, shift, ws"))
+
+    def _total(self, runs: str, views: list[str], size: str, converts: bool,
+               shift: str = "zero") -> Lines:
+        """Lines setting ``s`` to the pairwise sum of ``size`` elements (buffer by buffer
+        where NumPy converts them)."""
+        args = ", ".join(views)
+        if not converts:
+            return [f"s = zero + {runs}({args}, 0, {size}, buf, zero, {shift}, ws)"]
+        return ["s = zero", f"for c in range(0, {size}, {BUFFER}):",
+                f"    s += {runs}({args}, c, min({BUFFER}, {size} - c), buf, zero, {shift}, ws)"]
+
+    def _statistic(self, red: Reduction, ops: Operands, views: list[str], size: str,
+                   result: str) -> Lines:
+        """Lines computing ``red`` of ``size`` elements of ``views`` into ``result``:
+        NumPy's formulas (the mean in the accumulator's type, the squared deviations
+        from it summed pairwise again)."""
+        dtype = self.lowering.literal(red.node.type.dtype)
+        if red.method in EXTREMES:
+            return self._extreme(red, ops, views, size, result)
+        lines = self._total(self._runs(ops, False), views, size, red.converts)
+        if red.method == "sum":
+            return [*lines, f"{result} = s"]
+        mean = f"{dtype}(np.float64(s) / np.float64({size}))"
+        if red.method == "mean":
+            return [*lines, f"{result} = {mean}"]
+        lines += [f"m = {mean}", *self._total(self._runs(ops, True), views, size, False, "m"),
+                  f"v = {dtype}(np.float64(s) / np.float64(max({size} - {red.ddof}, 0)))"]
+        return [*lines, f"{result} = {'np.sqrt(v)' if red.method == 'std' else 'v'}"]
+
+    def _extreme(self, red: Reduction, ops: Operands, views: list[str], size: str,
+                 result: str) -> Lines:
+        """Lines setting ``result`` to the max or min of ``size`` elements, computed into
+        ``buf`` a run at a time and compared there (``array_reductions.extreme``: NaN if
+        any element is NaN, NumPy's ValueError for no elements)."""
+        lines, expr = ops.element(lambda k, node: f"{views[k]}[j]")
+        code = CODES[red.method]
+        better = ">" if red.method == "max" else "<"
+        return [f"if {size} == 0:", f"    array_reductions.extreme(buf, 0, 0, {code})",
+                "m = zero", f"for c in range(0, {size}, {LEAF}):",
+                f"    w = min({LEAF}, {size} - c)", "    for i in range(w):", "        j = c + i",
+                *_indent(lines, 2), f"        buf[i] = {expr}",
+                f"    v = array_reductions.extreme(buf, 0, w, {code})",
+                f"    if c == 0 or v {better} m or v != v:", "        m = v",
+                "    if m != m:", "        break", f"{result} = m"]
+
+    def _buffer(self, red: Reduction, size: str) -> Lines:
+        acc = self.lowering.literal(red.accumulator)
+        return [f"buf = np.empty(min({size}, {LEAF}), {acc})", "ws = pairwise.workspace(zero)"]
+
+    def _reduce_all(self, red: Reduction, ops: Operands) -> Lines:
+        size = "(" + " * ".join(f"n{j}" for j in range(ops.ndim)) + ")"
+        views = [f"f{k}" if _rank(i) else f"a{k}" for k, i in enumerate(ops.inputs)]
+        # Elements in memory order, as NumPy adds them.
+        return [*self._buffer(red, size), f"if {ops.flat_test()}:",
+                *_indent(ops.flat_setup()), "else:", *_indent(ops.flat_setup("f")),
+                *self._statistic(red, ops, views, size, "result"), "return result"]
+
+    def _reduce_rows(self, red: Reduction, ops: Operands) -> Lines:
+        """Along the last axis of a 2-d operand: each row pairwise."""
+        dtype = self.lowering.literal(red.node.type.dtype)
+        views = [f"r{k}" if _rank(i) else f"a{k}" for k, i in enumerate(ops.inputs)]
+        return [f"out = np.empty(n0, {dtype})", *self._buffer(red, "n1"), *ops.rows_setup(),
+                "for i0 in range(n0):", *_indent(ops.row("i0")),
+                *_indent(self._statistic(red, ops, views, "n1", "out[i0]")), "return out"]
+
+    def _reduce_columns(self, red: Reduction, ops: Operands) -> Lines:
+        """Along the first axis of a 2-d operand: rows added one after the other (what
+        NumPy does for a C-contiguous array)."""
+        dtype = self.lowering.literal(red.node.type.dtype)
+        acc = self.lowering.literal(red.accumulator)
+        lines, expr = ops.element(lambda k, node: f"r{k}[i1]")
+
+        def accumulate(value: Lines) -> Lines:
+            return ["for i0 in range(n0):", *_indent(ops.row("i0")),
+                    "    for i1 in range(n1):", *_indent(lines, 2), *_indent(value, 2)]
+
+        if red.method in EXTREMES:
+            better = ">" if red.method == "max" else "<"
+            first, _ = ops.element(lambda k, node: f"r{k}[i1]")
+            return [*ops.rows_setup(), f"out = np.empty(n1, {dtype})",
+                    "if n0 == 0 and n1 != 0:",  # NumPy's error for an empty reduction
+                    f"    array_reductions.extreme(out, 0, 0, {CODES[red.method]})",
+                    *ops.row("0"), "for i1 in range(n1):",
+                    *_indent(first), f"    out[i1] = {expr}", "for i0 in range(1, n0):",
+                    *_indent(ops.row("i0")), "    for i1 in range(n1):", *_indent(lines, 2),
+                    f"        v = {expr}", f"        if v {better} out[i1] or v != v:",
+                    "            out[i1] = v", "return out"]
+        body = [*ops.rows_setup(), f"s = np.zeros(n1, {acc})", *accumulate([f"s[i1] += {expr}"]),
+                f"out = np.empty(n1, {dtype})"]
+        if red.method == "sum":
+            return [*body, "out[:] = s", "return out"]
+        mean = f"{dtype}(np.float64(s[i1]) / np.float64(n0))"
+        if red.method == "mean":
+            return [*body, "for i1 in range(n1):", f"    out[i1] = {mean}", "return out"]
+        variance = f"{dtype}(np.float64(s[i1]) / np.float64(max(n0 - {red.ddof}, 0)))"
+        return [*body, f"m = np.empty(n1, {acc})", "for i1 in range(n1):", f"    m[i1] = {mean}",
+                "s[:] = 0", *accumulate([f"d = ({expr}) - m[i1]", "s[i1] += d * d"]),
+                "for i1 in range(n1):", f"    v = {variance}",
+                f"    out[i1] = {'np.sqrt(v)' if red.method == 'std' else 'v'}", "return out"]

@@ -1,0 +1,137 @@
+"""NumPy's summation order, compiled: what makes graph sums equal eager sums bit for bit.
+
+NumPy adds the elements of a contiguous run pairwise: below 8 elements one after the
+other; up to 128 in eight interleaved accumulators combined as
+``((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7))`` plus the remainder; above that it splits at half
+the length rounded down to a multiple of 8 and adds the two halves' sums.  A reduction
+that also converts its input (an int array summed in float64) goes through NumPy's
+8192-element buffer: each buffer is summed pairwise and the buffers one after the other.
+Generated reduction kernels (``kernels.py``) follow the same tree, so their results do
+not depend on how the work is split.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, uint64
+
+BUFFER = 8192  # NumPy's iterator buffer: the run length of a converting reduction
+LEAF = 4096  # generated kernels compute runs up to this long into a buffer, then add them here
+
+
+@njit(cache=True, boundscheck=False)
+def block_sum(a, start, n, zero):
+    """Sum of a run of at most 128 elements: NumPy's leaf (eight accumulators).  Indices
+    are unsigned, which spares every load Numba's negative-index check."""
+    s = uint64(start)
+    if n < 8:
+        res = zero
+        for i in range(n):
+            res += a[s + uint64(i)]
+        return res
+    r0 = zero + a[s]
+    r1 = zero + a[s + uint64(1)]
+    r2 = zero + a[s + uint64(2)]
+    r3 = zero + a[s + uint64(3)]
+    r4 = zero + a[s + uint64(4)]
+    r5 = zero + a[s + uint64(5)]
+    r6 = zero + a[s + uint64(6)]
+    r7 = zero + a[s + uint64(7)]
+    end = s + uint64(n - n % 8)
+    i = s + uint64(8)
+    while i < end:
+        r0 += a[i]
+        r1 += a[i + uint64(1)]
+        r2 += a[i + uint64(2)]
+        r3 += a[i + uint64(3)]
+        r4 += a[i + uint64(4)]
+        r5 += a[i + uint64(5)]
+        r6 += a[i + uint64(6)]
+        r7 += a[i + uint64(7)]
+        i += uint64(8)
+    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    while i < s + uint64(n):
+        res += a[i]
+        i += uint64(1)
+    return res
+
+
+@njit(cache=True)
+def workspace(zero):
+    """Stacks for walking a pairwise tree without recursion (Numba's disk cache cannot
+    hold recursive functions): pending right halves (start, length, visited) and the
+    left halves' sums, for an outer walk and an inner one."""
+    return (np.zeros((64, 3), np.int64), np.full(64, zero),
+            np.zeros((64, 3), np.int64), np.full(64, zero))
+
+
+@njit(cache=True, boundscheck=False)
+def pairwise_sum(a, start, n, zero, frames, partial):
+    """Sum of ``a[start:start + n]`` in NumPy's pairwise order; ``zero`` sets the
+    accumulator's type; ``frames`` and ``partial`` are one of ``workspace``'s stacks."""
+    depth = 0
+    begin, size = start, n
+    while True:
+        while size > 128:
+            half = size // 2
+            half -= half % 8
+            frames[depth, 0] = begin + half
+            frames[depth, 1] = size - half
+            frames[depth, 2] = 0
+            depth += 1
+            size = half
+        value = block_sum(a, begin, size, zero)
+        finished = True
+        while depth > 0:
+            d = depth - 1
+            if frames[d, 2] == 0:  # a left half is done: its right half is next
+                partial[d] = value
+                frames[d, 2] = 1
+                begin, size = frames[d, 0], frames[d, 1]
+                finished = False
+                break
+            value = partial[d] + value
+            depth -= 1
+        if finished:
+            return value
+
+
+@njit(cache=True, boundscheck=False)
+def flat_sum(a, start, n, zero, converts, frames, partial, buf):
+    """``np.sum`` of ``a[start:start + n]`` into ``zero``'s type; ``converts``: the
+    elements change type on the way (NumPy then sums buffer by buffer, in ``buf``, of
+    ``BUFFER`` elements or the array's size)."""
+    if not converts:
+        return zero + pairwise_sum(a, start, n, zero, frames, partial)
+    total = zero
+    for begin in range(0, n, BUFFER):
+        m = min(BUFFER, n - begin)
+        for i in range(m):
+            buf[i] = a[start + begin + i]
+        total += pairwise_sum(buf, 0, m, zero, frames, partial)
+    return total
+
+
+@njit(cache=True)
+def is_c(a):
+    """Whether ``a`` is C-contiguous (its elements in row-major order, no gaps)."""
+    return a.flags.c_contiguous
+
+
+@njit(cache=True)
+def is_f(a):
+    """Whether ``a`` is Fortran-contiguous (column-major order, no gaps)."""
+    return a.flags.f_contiguous
+
+
+@njit(cache=True)
+def flat(a):
+    """A C-contiguous array as a 1-d view typed as contiguous (loops over it vectorize);
+    callers check ``is_c`` first."""
+    return np.ascontiguousarray(a).reshape(a.size)
+
+
+@njit(cache=True)
+def rows_contiguous(a):
+    """Whether each run along ``a``'s last axis is contiguous or a single element."""
+    return a.shape[-1] == 1 or a.strides[-1] == a.itemsize

@@ -1,0 +1,100 @@
+"""Which reductions the CPU backend computes in NumPy's own summation order.
+
+``sum``, ``mean``, ``var``, ``std``, ``max`` and ``min`` of real arrays, over the whole
+array, the first axis or the last axis of a 2-d array, are lowered to generated kernels
+(``kernels.py``) that add in NumPy's pairwise order and may compute their input element
+by element (``np.sum(x * x, axis=1)`` reads ``x`` once and writes no temporary).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...graph.ir import Node, Op
+from ...graph.template import Hole
+from ...graph.traced import call_method
+from ...graph.types import ARRAY, TensorType
+
+METHODS = {np.sum: "sum", np.mean: "mean", np.var: "var", np.std: "std", np.max: "max",
+           np.min: "min", np.amax: "max", np.amin: "min"}
+EXTREMES = ("max", "min")
+# Positional parameters after the array, as NumPy's functions and methods take them.
+_POSITIONAL = {"sum": ("axis", "dtype", "out", "keepdims"),
+               "mean": ("axis", "dtype", "out", "keepdims"),
+               "var": ("axis", "dtype", "out", "ddof", "keepdims"),
+               "std": ("axis", "dtype", "out", "ddof", "keepdims"),
+               "max": ("axis", "out", "keepdims"), "min": ("axis", "out", "keepdims")}
+
+
+@dataclass(frozen=True)
+class Reduction:
+    """One reduction: ``method`` of ``source`` along ``axis`` (None: all of it)."""
+
+    node: Node
+    source: Node
+    method: str
+    axis: int | None
+    keepdims: bool
+    ddof: int
+
+    @property
+    def ndim(self) -> int:
+        return self.source.type.ndim
+
+    @property
+    def accumulator(self) -> np.dtype:
+        """The type NumPy adds in: the result's (float64 for a mean of integers)."""
+        return self.node.type.dtype
+
+    @property
+    def element(self) -> np.dtype:
+        return self.source.type.dtype
+
+    @property
+    def converts(self) -> bool:
+        """Whether NumPy converts elements on the way (its sums then go buffer by buffer)."""
+        return self.element != self.accumulator and self.method not in EXTREMES
+
+
+def reduction(node: Node) -> Reduction | None:
+    """The reduction ``node`` computes, if the generated kernels cover it."""
+    if node.op is not Op.CALL or not node.inputs:
+        return None
+    call = node.arg
+    if call.fn is call_method:
+        method, rest = call.args[1], call.args[2:]
+    else:
+        method, rest = METHODS.get(call.fn), call.args[1:]
+    if method not in _POSITIONAL or call.args[0] != Hole(0):
+        return None
+    names = _POSITIONAL[method]
+    if len(rest) > len(names) or set(call.kwargs) - set(names):
+        return None
+    options = {"axis": None, "dtype": None, "out": None, "keepdims": False, "ddof": 0,
+               **dict(zip(names, rest)), **call.kwargs}
+    if any(isinstance(v, Hole) for v in options.values()):
+        return None
+    source, result = node.inputs[0].type, node.type
+    if not (isinstance(source, TensorType) and source.flavor == ARRAY and source.ndim >= 1
+            and isinstance(result, TensorType)):
+        return None
+    if source.dtype.kind not in "biuf" or result.dtype.kind not in "iuf":
+        return None
+    if options["dtype"] is not None or options["out"] is not None:
+        return None
+    axis, keepdims, ddof = options["axis"], options["keepdims"], options["ddof"]
+    if type(keepdims) is not bool or type(ddof) is not int:
+        return None
+    if type(axis) is tuple and len(axis) == 1:
+        axis = axis[0]
+    if axis is not None:
+        if type(axis) is not int or not -source.ndim <= axis < source.ndim:
+            return None
+        axis %= source.ndim
+        if source.ndim == 1:
+            axis = None
+        elif source.ndim != 2:
+            return None
+    return Reduction(node, node.inputs[0], method, axis, keepdims, ddof)

@@ -1,0 +1,216 @@
+"""The CPU backend's reductions equal NumPy's bit for bit where NumPy's order is known.
+
+NumPy sums a contiguous run pairwise (``pairwise.py``); these tests run eager NumPy and
+graph mode on the same inputs and compare the bits: whole arrays, rows, columns,
+keepdims, ddof, float32 at scale, ill-conditioned sums, integers, and reductions whose
+operand is a fused expression computed element by element.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+
+import numpy as np
+import pytest
+
+import nbgraph as ng
+
+SIZES = [0, 1, 7, 9, 16, 129, 1000, 4097, 8193, 100_003]
+
+
+def same_bits(eager, graph) -> None:
+    """Equal values (NaN where NaN), dtypes and shapes, element by element of tuples."""
+    if isinstance(eager, tuple):
+        assert isinstance(graph, tuple) and len(graph) == len(eager)
+        for e, g in zip(eager, graph):
+            same_bits(e, g)
+        return
+    e, g = np.asarray(eager), np.asarray(graph)
+    assert (e.dtype, e.shape) == (g.dtype, g.shape)
+    assert np.array_equal(e, g, equal_nan=True), (e, g)
+
+
+def run_both(fn, *args):
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)  # eager's empty-slice warnings
+        eager = fn(*args)
+        graph = ng.function(fn)(*args)
+    return eager, graph
+
+
+def whole(x):
+    return x.sum(), np.mean(x), x.var(), np.std(x, ddof=1)
+
+
+def fused_whole(x):
+    return np.sum(x * x), np.mean((x - 1.5) ** 2), np.sum(np.abs(x) + 1)
+
+
+def rows(x):
+    return (np.sum(x, axis=1), x.mean(axis=-1), np.var(x, axis=1), x.std(axis=-1, ddof=1),
+            np.sum(x * x, axis=1), np.mean(x, axis=1, keepdims=True))
+
+
+def columns(x):
+    return (x.sum(axis=0), np.mean(x, axis=0), np.var(x, axis=0), np.std(x * 2, axis=0),
+            np.sum(x, axis=0, keepdims=True))
+
+
+def extremes(x):
+    return x.max(), np.min(x), np.max(np.abs(x - 0.5))
+
+
+def extremes_2d(x):
+    return x.max(axis=0), np.min(x, axis=1), np.max(x * x, axis=-1, keepdims=True)
+
+
+def noisy(n: int, dtype, seed: int = 0) -> np.ndarray:
+    """Values over many magnitudes and both signs: every rounding shows."""
+    rng = np.random.default_rng(seed)
+    return (rng.standard_normal(n) * 10.0 ** rng.uniform(-6, 6, n)).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("n", SIZES)
+def test_whole_array_reductions_match_numpy_bits(n, dtype):
+    x = noisy(n, dtype)
+    same_bits(*run_both(whole, x))
+    same_bits(*run_both(fused_whole, x))
+    if n:
+        same_bits(*run_both(extremes, x))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("shape", [(3, 5), (40, 129), (7, 4097), (300, 2), (0, 4), (4, 0)])
+def test_row_and_column_reductions_match_numpy_bits(shape, dtype):
+    x = noisy(int(np.prod(shape)), dtype, seed=1).reshape(shape)
+    same_bits(*run_both(rows, x))
+    same_bits(*run_both(columns, x))
+    same_bits(*run_both(whole, x))
+    if 0 not in shape:
+        same_bits(*run_both(extremes_2d, x))
+
+
+def test_fortran_ordered_arrays_are_summed_in_memory_order():
+    x = np.asfortranarray(noisy(300 * 77, np.float64, seed=2).reshape(300, 77))
+    same_bits(*run_both(whole, x))
+    same_bits(*run_both(fused_whole, x))
+
+
+def test_broadcast_operands_match_numpy_bits():
+    def centered(x, m):
+        return np.sum((x - m) ** 2, axis=1), np.mean(x - m[:, 0:1], axis=0), np.sum(x - m)
+
+    x = noisy(50 * 300, np.float64, seed=3).reshape(50, 300)
+    same_bits(*run_both(centered, x, x.mean(axis=1, keepdims=True)))
+
+
+def test_float32_sums_at_scale_are_numpy_s():
+    """Sequential float32 accumulation stops at 2**24; NumPy's pairwise sum does not."""
+    def stats(n):
+        ones = np.ones(n, np.float32)
+        return ones.sum(), ones.mean(), np.sum(ones * 3)
+
+    eager, graph = run_both(stats, 20_000_000)
+    same_bits(eager, graph)
+    assert graph[0] == np.float32(2e7) and graph[1] == np.float32(1.0)
+
+
+def test_large_float64_and_ill_conditioned_sums():
+    rng = np.random.default_rng(4)
+    big = rng.standard_normal(10_000_019)
+    same_bits(*run_both(whole, big))
+    cancelling = np.tile([1e16, 1.0, -1e16, 3.0, 1e-3, -2.5e15, 2.5e15, 7.0], 100_001)
+    cancelling[::13] *= -1
+    same_bits(*run_both(whole, cancelling))
+    same_bits(*run_both(whole, cancelling.astype(np.float32)))
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.uint8, np.bool_])
+def test_integer_reductions(dtype):
+    def ints(x):
+        return x.sum(), x.mean(), x.sum(axis=1), x.mean(axis=0), x.var(), np.std(x, axis=1)
+
+    rng = np.random.default_rng(5)
+    x = rng.integers(0, 2 if dtype is np.bool_ else 100, (30, 9000)).astype(dtype)
+    same_bits(*run_both(ints, x))
+
+
+def test_integer_means_are_summed_buffer_by_buffer_like_numpy():
+    """NumPy converts integers to float64 through an 8192-element buffer and adds the
+    buffers one after the other; large values make any other order visible."""
+    x = np.random.default_rng(6).integers(-2**62, 2**62, 100_000)
+    same_bits(*run_both(lambda_free_mean, x))
+
+
+def lambda_free_mean(x):
+    return x.mean(), np.var(x)
+
+
+def test_nan_and_empty_extremes_as_numpy():
+    x = np.arange(12.0).reshape(3, 4)
+    x[1, 2] = np.nan
+    same_bits(*run_both(extremes, x))
+    same_bits(*run_both(extremes_2d, x))
+
+    def top(x):
+        return x.max(axis=0)
+
+    for empty in (np.zeros(0), np.zeros((0, 3))):
+        with pytest.raises(ValueError, match="zero-size array to reduction operation maximum"):
+            top(empty)
+        with pytest.raises(ValueError, match="zero-size array to reduction operation maximum"):
+            ng.function(top)(empty)
+
+
+def test_strided_views_agree_to_numpy_accuracy():
+    x = noisy(400 * 300, np.float64, seed=7).reshape(400, 300)[::3, 1::2]
+    eager, graph = run_both(whole, x)
+    np.testing.assert_allclose(graph, eager, rtol=1e-13)
+    same_bits(*run_both(rows, x))
+
+
+def source_of(g) -> str:
+    entry = next(iter(g._cache.values()))
+    return entry.run.__self__.source
+
+
+def test_a_reduction_of_an_expression_writes_no_temporary():
+    def row_norms(x):
+        return np.sqrt(np.sum(x * x, axis=1))
+
+    g = ng.function(row_norms)
+    x = np.random.default_rng(8).random((20, 30))
+    same_bits(row_norms(x), g(x))
+    main = source_of(g).split("def graph_function")[1]
+    # The reduction kernel computes x * x element by element; only sqrt's kernel stores.
+    assert main.count("_reduce") == 1 and main.count("_kernel") == 1
+
+
+def _kernels(g) -> dict[str, str]:
+    """The assembly of each generated kernel of g's compiled graph."""
+    entry = next(iter(g._cache.values()))
+    module = entry.run.__self__.module
+    out = {}
+    for name in dir(module):
+        if re.fullmatch(r"_(kernel|reduce|runs)\d+", name):
+            for asm in getattr(module, name).inspect_asm().values():
+                out[name] = asm
+    return out
+
+
+def test_fused_loops_and_column_sums_compile_to_vector_instructions():
+    """Kernels have no bounds checks and a contiguous loop, so LLVM vectorizes them:
+    packed (``pd``) arithmetic on vector registers, not only scalar (``sd``)."""
+    def fused(a, b):
+        return np.maximum(a * b + 1.0, 0.0) * (a - 0.5 * b), a.sum(axis=0)
+
+    g = ng.function(fused)
+    a = np.ones((4, 64))
+    g(a, a)
+    asm = _kernels(g)
+    assert asm, "no kernels were compiled"
+    for name, text in asm.items():
+        packed = re.findall(r"\tv?(?:add|mul|sub|max)pd\t", text)
+        assert packed, f"kernel {name} has no packed float64 arithmetic"
