@@ -134,7 +134,7 @@ def test_elementwise_chain_is_one_loop():
     main = src.split("def graph_function")[1]
     assert src.count("\ndef _kernel") == 1 and main.count("_kernel") == 1
     assert src.count("helpers.advise_huge") == 1 and "with objmode" not in src
-    assert "np.maximum(" in src.split("for ")[1] and "for " not in main
+    assert "helpers.maximum(" in src.split("for ")[1] and "for " not in main
 
 
 def test_mismatched_shapes_raise_like_numpy():
@@ -197,10 +197,21 @@ def test_operations_numba_lacks_call_back_into_numpy(recwarn):
     assert f"line {inspect.getsourcelines(unsupported_by_numba)[1] + 1} of {__file__}" in reason
 
 
+def broadcast_rows(x, v):
+    return np.sqrt(np.sum(x * x, axis=1)) + (x * v)[:, 0], np.exp(x - v)
+
+
 def test_parallel_option_uses_prange_with_the_same_results():
     g = ng.function(fused, parallel=True)
     a, b, c = np.random.default_rng(4).random((3, 5000))
     np.testing.assert_allclose(g(a, b, c), fused(a, b, c), rtol=1e-15)
+    assert "prange(" in source_of(g)
+    # Rows, broadcasting and fused reductions compile natively in parallel kernels too.
+    g = ng.function(broadcast_rows, parallel=True)
+    x, v = np.random.default_rng(5).random((40, 30)), np.arange(30.0)
+    for graph, eager in zip(g(x, v), broadcast_rows(x, v)):
+        np.testing.assert_allclose(graph, eager, rtol=1e-15)  # libm's exp: ulps apart
+    assert "objmode" not in source_of(g).split("def graph_function")[1]
     assert "prange(" in source_of(g)
 
 

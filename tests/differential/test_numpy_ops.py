@@ -78,6 +78,15 @@ def min_max_where_clip(x, y):
     return np.maximum(x, y), np.minimum(x, y), np.where(x > y, x, y), np.clip(x, -1, 1)
 
 
+def clip_bits(x, lo, hi):
+    """np.clip's value with its signs of zero and NaNs, which comparisons overlook."""
+    y = np.clip(x, lo, hi)
+    return y, np.copysign(1.0, y), np.isnan(y)
+
+
+SPECIAL = np.array([np.nan, -np.inf, -0.0, 0.0, -1.0, 0.5, 3.0, np.inf])
+
+
 def leaky_relu(x):
     return np.where(x > 0, x, 0.1 * x)
 
@@ -97,6 +106,14 @@ UFUNCS = [
     (min_max_where_clip, (VEC, 0.0)),
     (min_max_where_clip, (IMAT, np.array([0, 1, -1, 5]))),
     (min_max_where_clip, (F32, np.float32(0.5))),
+    (clip_bits, (SPECIAL, 0.0, 1.0)),
+    (clip_bits, (SPECIAL, -0.0, 0.0)),
+    (clip_bits, (SPECIAL, 0.0, -0.0)),
+    (clip_bits, (SPECIAL, np.nan, 1.0)),
+    (clip_bits, (SPECIAL, -1.0, np.nan)),
+    (clip_bits, (SPECIAL.astype(np.float32), 0.0, -0.0)),
+    (clip_bits, (SPECIAL, SPECIAL[::-1], np.array([0.0, -0.0] * 4))),
+    (clip_bits, (SPECIAL, np.zeros(8), -0.0)),
     (leaky_relu, (VEC,)),
     (leaky_relu, (IMAT,)),
     (sign_floor_ceil_round, (np.array([-1.26, 0.0, 2.55, 7.0]),)),

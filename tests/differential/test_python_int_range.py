@@ -8,7 +8,7 @@ constructors); Python scalars are converted to the dtype of the ufunc loop NumPy
 
 import numpy as np
 import pytest
-from harness import backend, case_id, check
+from harness import case_id, check
 
 I32 = np.array([7, -1, 3], dtype=np.int32)
 I32_DIVISORS = np.array([7, -2, 3], dtype=np.int32)  # (INT32_MIN // -1: regressions/)
@@ -108,13 +108,7 @@ FUNCTIONS = [arithmetic, division, ufuncs, bitwise, element, fused_chain,
 @pytest.mark.parametrize("s", SCALARS, ids=case_id)
 @pytest.mark.parametrize("x", [I32, U8, I8], ids=case_id)
 @pytest.mark.parametrize("fn", FUNCTIONS)
-def test_python_int_meets_integer_array(fn, x, s, request):
-    info = np.iinfo(x.dtype)
-    if fn is where and backend() == "cuda" and x.dtype.kind == "i" and not (
-            info.min <= s <= info.max):
-        request.applymarker(pytest.mark.xfail(
-            strict=True, raises=AssertionError,
-            reason="regressions/cuda_where_python_int_out_of_range.py"))
+def test_python_int_meets_integer_array(fn, x, s):
     check(fn, x, s)
 
 

@@ -10,12 +10,15 @@ sums them buffer by buffer.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, uint64
+from numba import njit, types
+from numba.extending import intrinsic, overload
 
 from .pairwise import BUFFER, LEAF, flat, flat_sum, pairwise_sum, workspace
 
 SUM, MEAN, VAR, STD, MAX, MIN = range(6)
 CODES = {"sum": SUM, "mean": MEAN, "var": VAR, "std": STD, "max": MAX, "min": MIN}
+# How a value replaces the running max or min in generated code (``_better`` here).
+REPLACES = {"max": ">=", "min": "<="}
 
 
 @njit(cache=True, boundscheck=False)
@@ -34,8 +37,9 @@ def squared_deviations(f, start, n, shift, zero, buf, ws):
             fo[depth, 2] = 0
             depth += 1
             size = half
+        run = f[begin:begin + size]  # indexed from 0: the loop vectorizes
         for i in range(size):
-            d = f[begin + i] - shift
+            d = run[i] - shift
             buf[i] = d * d
         value = pairwise_sum(buf, 0, size, zero, fi, pi)
         finished = True
@@ -55,8 +59,9 @@ def squared_deviations(f, start, n, shift, zero, buf, ws):
 
 @njit(cache=True, inline="always")
 def _better(v, m, method):
-    """Whether ``v`` replaces ``m`` as the running max (or min)."""
-    return v > m if method == MAX else v < m
+    """Whether ``v`` replaces ``m`` as the running max (or min): of equal values NumPy
+    keeps the last (it shows in the sign of a zero result)."""
+    return v >= m if method == MAX else v <= m
 
 
 @njit(cache=True, boundscheck=False)
@@ -74,14 +79,12 @@ def extreme(f, start, n, method):
 
 @njit(cache=True, boundscheck=False)
 def _extreme(f, start, n, method):
-    """The max (or min) of ``f[start:start + n]`` (n > 0), or its first NaN."""
-    lanes = n - n % 8 if n >= 16 else 0
-    m = f[start]
-    if lanes:
-        m, ok = _lanes(f, start, lanes, method)
-        if not ok:  # a NaN somewhere: the result is NaN
-            return _run(f, start, n, f[start], method)
-    return _run(f, start + lanes, n - lanes, m, method)
+    """The max (or min) of ``f[start:start + n]`` (n > 0), or its first NaN.  Short runs
+    go one element at a time, as NumPy does below its vector width."""
+    if n < _SHORT:
+        return _run(f, start, n, f[start], method)
+    m, ok = _vectorized(f, start, n, method)
+    return m if ok else _run(f, start, n, f[start], method)
 
 
 @njit(cache=True, boundscheck=False)
@@ -98,34 +101,61 @@ def _run(f, start, n, m, method):
     return m
 
 
-@njit(cache=True, boundscheck=False)
-def _lanes(f, start, n, method):
-    """The best of ``f[start:start + n]`` (n a multiple of 8) over eight lanes, whose
-    comparisons do not wait on each other, with unsigned indices (no negative-index
-    checks); and whether no element was NaN."""
-    s = uint64(start)
-    m0, m1, m2, m3 = f[s], f[s + uint64(1)], f[s + uint64(2)], f[s + uint64(3)]
-    m4, m5, m6, m7 = f[s + uint64(4)], f[s + uint64(5)], f[s + uint64(6)], f[s + uint64(7)]
-    ok = (m0 == m0) & (m1 == m1) & (m2 == m2) & (m3 == m3) & (m4 == m4) & (m5 == m5) & \
-        (m6 == m6) & (m7 == m7)
-    i, end = s + uint64(8), s + uint64(n)
-    while i < end:
-        v0, v1, v2, v3 = f[i], f[i + uint64(1)], f[i + uint64(2)], f[i + uint64(3)]
-        v4, v5, v6, v7 = f[i + uint64(4)], f[i + uint64(5)], f[i + uint64(6)], f[i + uint64(7)]
-        ok = ok & (v0 == v0) & (v1 == v1) & (v2 == v2) & (v3 == v3) & (v4 == v4) & \
-            (v5 == v5) & (v6 == v6) & (v7 == v7)
-        m0 = v0 if _better(v0, m0, method) else m0
-        m1 = v1 if _better(v1, m1, method) else m1
-        m2 = v2 if _better(v2, m2, method) else m2
-        m3 = v3 if _better(v3, m3, method) else m3
-        m4 = v4 if _better(v4, m4, method) else m4
-        m5 = v5 if _better(v5, m5, method) else m5
-        m6 = v6 if _better(v6, m6, method) else m6
-        m7 = v7 if _better(v7, m7, method) else m7
-        i += uint64(8)
-    for v in (m1, m2, m3, m4, m5, m6, m7):
-        m0 = v if _better(v, m0, method) else m0
-    return m0, ok
+_SHORT = 16  # runs shorter than this are compared one element at a time
+
+
+def _vectorized(f, start, n, method):
+    """(the best of ``f[start:start + n]``, whether no element was NaN) in one pass that
+    LLVM vectorizes: integer max/min reductions need no fast-math flags, float ones do."""
+
+
+@overload(_vectorized, jit_options={"boundscheck": False})
+def _vectorized_impl(f, start, n, method):
+    dtype = f.dtype
+    if not isinstance(dtype, types.Float) or dtype.bitwidth not in (32, 64):
+        def best(f, start, n, method):
+            m = f[start]
+            if method == MAX:
+                for i in range(start, start + n):
+                    m = max(m, f[i])
+            else:
+                for i in range(start, start + n):
+                    m = min(m, f[i])
+            return m, True
+        return best
+    # A float's bits as a signed integer, its magnitude bits flipped when negative, order
+    # the floats (-0.0 below 0.0); the largest magnitude bits above infinity's are a NaN.
+    bits = np.dtype(f"int{dtype.bitwidth}")
+    magnitude = bits.type(np.iinfo(bits).max)
+    sign = bits.type(dtype.bitwidth - 1)
+    infinity = np.array(np.inf, str(dtype)).view(bits)[()]
+
+    def best_of_bits(f, start, n, method):
+        b = f.view(bits)[start:start + n]  # indexed from 0: no negative-index checks
+        x = b[0]
+        key = bits.type(x ^ ((x >> sign) & magnitude))
+        size = bits.type(x & magnitude)
+        if method == MAX:
+            for i in range(n):
+                x = b[i]
+                key = max(key, bits.type(x ^ ((x >> sign) & magnitude)))
+                size = max(size, bits.type(x & magnitude))
+        else:
+            for i in range(n):
+                x = b[i]
+                key = min(key, bits.type(x ^ ((x >> sign) & magnitude)))
+                size = max(size, bits.type(x & magnitude))
+        key = bits.type(key ^ ((key >> sign) & magnitude))
+        return _float_of_bits(key, f[start]), size <= infinity
+    return best_of_bits
+
+
+@intrinsic
+def _float_of_bits(typingctx, value, like):
+    """The float of ``like``'s type whose bits are the integer ``value``."""
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], context.get_value_type(signature.return_type))
+    return like(value, like), codegen
 
 
 @njit(cache=True, boundscheck=False, error_model="numpy")

@@ -69,8 +69,10 @@ class NumbaGraph:
     def _build(self) -> None:
         self.lowering: Lowering = lower(self.graph, self.objmode, self.parallel)
         self.module = load_source(self.lowering.text, self.lowering.globals)
+        # Only the kernels run on several threads (their loops use prange): Numba's
+        # parallel transformation of the whole graph function mistypes its values.
         self.dispatcher = numba.njit(
-            cache=True, boundscheck=True, error_model="python", parallel=self.parallel,
+            cache=True, boundscheck=True, error_model="python",
         )(getattr(self.module, FUNCTION))
         self.constants = tuple(self.lowering.constants)
         self.compiled = False

@@ -50,8 +50,18 @@ class Group:
         return True
 
 
+def is_float_clip(node: Node) -> bool:
+    """``np.clip(x, lo, hi)`` of floats with scalar bounds: elementwise too (its kernel
+    expression is ``helpers.clip``).  NumPy's loop for array bounds keeps the other of
+    two equal zeros, so those stay NumPy's."""
+    call = node.arg
+    return call.fn is np.clip and len(call.args) == 3 and len(node.inputs) == 3 and \
+        isinstance(node.type, TensorType) and node.type.dtype.kind == "f" and \
+        all(isinstance(b.type, TensorType) and b.type.ndim == 0 for b in node.inputs[1:])
+
+
 def _fusable(node: Node) -> bool:
-    if node.op is not Op.CALL or not is_elementwise(node.arg.fn):
+    if node.op is not Op.CALL or not (is_elementwise(node.arg.fn) or is_float_clip(node)):
         return False
     if node.arg.kwargs or not isinstance(node.type, TensorType):
         return False

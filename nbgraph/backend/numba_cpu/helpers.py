@@ -26,6 +26,28 @@ def advise_huge(array):
     return array
 
 
+@njit(cache=True, inline="always")
+def clip(x, lo, hi):
+    """One element of ``np.clip(x, lo, hi)`` with scalar bounds as NumPy's loop computes
+    it: a NaN bound or element wins; of two equal values (signed zeros) the element is
+    kept."""
+    low = lo if lo != lo or lo > x else x
+    return hi if hi != hi or hi < low else low
+
+
+@njit(cache=True, inline="always")
+def maximum(a, b):
+    """One element of ``np.maximum`` of floats: a NaN wins; of two equal values (signed
+    zeros) NumPy keeps the second."""
+    return a if a > b or a != a else b
+
+
+@njit(cache=True, inline="always")
+def minimum(a, b):
+    """One element of ``np.minimum`` of floats (see ``maximum``)."""
+    return a if a < b or a != a else b
+
+
 @njit(cache=True)
 def broadcast_dim(size, other):
     """The broadcast of two dimension sizes, as NumPy defines it."""

@@ -34,7 +34,7 @@ from ...graph.types import (
 )
 from . import python_ints
 from .chunked import BLOCK, make_chunked
-from .fusion import Group, count_uses, find_groups
+from .fusion import Group, count_uses, find_groups, is_float_clip
 from .kernels import KernelWriter
 from .order_statistics import RULES as ORDER_STATISTICS
 from .ownership import Ownership, report_copies
@@ -212,7 +212,8 @@ class Lowering:
         for node in region.nodes:
             red = reduction(node)
             group = self.groups.get(red.source) if red else None
-            if group is None or group.root is not red.source or self.uses.get(group.root) != 1:
+            if group is None or group.root is not red.source or \
+                    self.uses.get(group.root) != 1 or node in self.objmode:
                 continue
             if group.transcendental or not group.scalar_loop_safe or any(
                     m in self.objmode for m in group.members):
@@ -381,13 +382,18 @@ class Lowering:
     def element_expression(self, node: Node, inputs: list[str]) -> str:
         """The expression computing one element of an elementwise node in a kernel;
         ``x ** 2`` and ``x ** 0.5`` as NumPy computes them for arrays (``x * x``,
-        ``sqrt``), which also vectorize."""
+        ``sqrt``) and ``x ** 3`` as ``x * x * x`` (within NumPy's accuracy), which
+        vectorize; ``np.clip`` of floats in the result's type."""
         call = node.arg
         if call.fn in (operator.pow, np.power) and len(inputs) == 1 and \
-                node.inputs[0].type.dtype.kind == "f" and call.args[1] in (2, 0.5) and \
+                node.inputs[0].type.dtype.kind == "f" and call.args[1] in (2, 3, 0.5) and \
                 type(call.args[1]) in (int, float):
             x = inputs[0]
-            return f"({x} * {x})" if call.args[1] == 2 else f"np.sqrt({x})"
+            return {2: f"({x} * {x})", 3: f"({x} * {x} * {x})"}.get(call.args[1],
+                                                                    f"np.sqrt({x})")
+        if is_float_clip(node):
+            dtype = self.literal(node.type.dtype)
+            return f"helpers.clip({', '.join(f'{dtype}({a})' for a in inputs)})"
         expr = self.expression(node, inputs, per_element=True)
         if node.type.dtype not in _NATIVE_SCALARS:
             expr = f"{self.literal(node.type.dtype)}({expr})"
@@ -427,6 +433,11 @@ class Lowering:
         args, kwargs = self._args(call, inputs)
         if is_elementwise(fn):
             args = self._weak_operands(node, args)
+        if fn in (np.maximum, np.minimum) and node.type.dtype.kind == "f" and \
+                len(args) == 2 and not kwargs and (per_element or node.type.ndim == 0):
+            # Of two equal values (signed zeros) NumPy keeps the second, Numba the first.
+            dtype = self.literal(node.type.dtype)
+            return f"helpers.{fn.__name__}({dtype}({args[0]}), {dtype}({args[1]}))"
         if fn in _ARRAY_DIVISION and (per_element or _numpy_scalar_result(node)):
             if fn is operator.truediv and node.type.dtype == np.float64:
                 args = [f"np.float64({a})" for a in args]  # NumPy divides integers as float64
@@ -563,7 +574,10 @@ def _axis_reduction(node: Node) -> tuple[str, int, bool] | None:
 
 def _beyond_numba(node: Node) -> bool:
     """What Numba mishandles instead of rejecting: indexing with several advanced
-    indices or a boolean mask of more than one dimension; arrays from lists of tuples."""
+    indices or a boolean mask of more than one dimension; arrays from lists of tuples;
+    ``np.clip`` outside a fused kernel (Numba's ignores NaN bounds)."""
+    if node.arg.fn is np.clip:
+        return True
     if node.arg.fn is runtime.list_to_array:
         return isinstance(node.inputs[0].type.elem, TupleType)
     if node.arg.fn is np.fmod:  # Numba's integer fmod has the sign of the divisor

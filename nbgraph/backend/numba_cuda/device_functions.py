@@ -251,13 +251,29 @@ def floor_divide_float(a, b):
 
 @_device
 def maximum(a, b):
-    """NaN wins, as in np.maximum."""
-    return a if a >= b or a != a else b
+    """NaN wins, as in np.maximum; of two equal values (signed zeros) the second."""
+    return a if a > b or a != a else b
 
 
 @_device
 def minimum(a, b):
-    return a if a <= b or a != a else b
+    return a if a < b or a != a else b
+
+
+@_device
+def clip(x, low, high):
+    """np.clip with scalar bounds as NumPy's loop for them computes it: NaN wins; of two
+    equal values (signed zeros) the element is kept."""
+    t = low if low != low or low > x else x
+    return high if high != high or high < t else t
+
+
+@_device
+def clip_between(x, low, high):
+    """np.clip with array bounds as NumPy's loop for them computes it: NaN wins; of two
+    equal values (signed zeros) the bound is kept."""
+    t = x if x > low or x != x else low
+    return t if t < high or t != t else high
 
 
 @_device

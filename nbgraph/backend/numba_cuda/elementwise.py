@@ -62,6 +62,9 @@ class Elementwise:
             return out
         threads = min(block_size(), n)
         blocks = min(blocks_for(n, threads), _MAX_BLOCKS)
+        # Python ints travel as int64, as the GPU takes them: a cast in the kernel then
+        # wraps on the simulator too (NumPy would raise there, hiding a missing check).
+        values = [np.int64(v) if type(v) is int else v for v in values]
         kernel(self.source)[blocks, threads](err, out, *values)
         return out
 

@@ -80,12 +80,12 @@ def _and(v1, i1, v2, i2):
     return v1 and v2, i1
 
 
-def _maximum(v1, i1, v2, i2):  # NaN propagates (v != v: NaN)
-    return (v1 if v1 >= v2 or v1 != v1 else v2), i1
+def _maximum(v1, i1, v2, i2):  # NaN propagates (v != v: NaN); of equal values the later
+    return (v1 if v1 > v2 or v1 != v1 else v2), i1
 
 
 def _minimum(v1, i1, v2, i2):
-    return (v1 if v1 <= v2 or v1 != v1 else v2), i1
+    return (v1 if v1 < v2 or v1 != v1 else v2), i1
 
 
 def _arg_merge(greatest: bool) -> Callable[..., Any]:

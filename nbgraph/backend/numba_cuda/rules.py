@@ -17,7 +17,7 @@ from ...graph.functions import Call
 from ...graph.ir import Node, Op
 from ...graph.template import Hole, fill
 from ...graph.traced import call_method
-from ...graph.types import ARRAY, TensorType, type_of
+from ...graph.types import ARRAY, PYTHON, TensorType, type_of
 from . import checks, creation, scan, views
 from .device import as_device, cuda
 from .elementwise import Elementwise
@@ -151,6 +151,8 @@ def _assigner(program: Program, node: Node, value: Node | None, template: Any
                              lambda n: 0)
     except UnsupportedElement:
         return None
+    if dtype.kind in "iu" and source.type.flavor == PYTHON and source.type.dtype.kind in "iu":
+        kernel.ranges.append((0, dtype))  # NumPy refuses a Python int the item cannot hold
 
     def assign(view: Any, item: Any) -> None:
         kernel(program.err, [item], out=view)

@@ -230,7 +230,9 @@ def _selection(node: Node, operands: list[_Operand]) -> str:
         return f"({cast(out, a.text)} if {cond.text} else {cast(out, b.text)})"
     x, low, high = operands  # np.clip(x, low, high)
     x, low, high = (cast(out, o.text) for o in (x, low, high))
-    return f"df.minimum(df.maximum({x}, {low}), {high})"
+    if all(bound.type.ndim == 0 for bound in node.inputs[1:]):
+        return f"df.clip({x}, {low}, {high})"
+    return f"df.clip_between({x}, {low}, {high})"
 
 
 __all__ = ["UnsupportedElement", "cast", "element", "literal", "supported"]

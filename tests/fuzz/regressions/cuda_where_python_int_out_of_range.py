@@ -1,11 +1,11 @@
 # ruff: noqa
-"""The CUDA backend raises OverflowError for np.where with a Python int out of the array's range.
+"""np.where with a Python int out of the array's range wraps it on every backend, as NumPy does.
 
 Found by the differential tests of Python ints meeting integer arrays: NumPy's
 `np.where(x > 0, x, 2**31)` with x an int32 array converts the Python int without a range
-check (the result is int32, the value wrapped); the CUDA backend (simulator) checks it
-against int32's range and raises OverflowError. The interpret and CPU backends agree with
-NumPy.
+check (the result is int32, the value wrapped). The CUDA backend's simulator raised
+OverflowError (its kernel converted a Python int with NumPy), the GPU wrapped; kernels now
+take Python ints as int64 on both, as the GPU does.
 """
 
 import numpy as np
@@ -17,5 +17,3 @@ def f(x, s):
 
 ARGS = (np.array([7, -1, 3], dtype=np.int32), 2147483648)
 BACKENDS = ("interpret", "cpu", "cuda")
-XFAIL = {"cuda": "np.where with a Python int out of the array's range raises OverflowError"}
-SIGNATURE = {"source": r"np\.where\(", "kind": "refused"}
