@@ -15,15 +15,20 @@ LABEXT_DIR := $(VENV)/share/jupyter/labextensions/nbgraph-labextension
 
 # The editable install also builds the JupyterLab extension (npm, see pyproject.toml)
 # and copies it into the venv; the link that replaces the copy makes `npm run build`
-# in labextension/ take effect on the next page reload.
+# in labextension/ take effect on the next page reload.  The link goes before pip runs
+# again (`make bench`), or pip writes the copy through it into nbgraph/labextension.
+define link_labextension
+	rm -rf $(LABEXT_DIR)
+	ln -s $(CURDIR)/nbgraph/labextension $(LABEXT_DIR)
+endef
+
 $(STAMP): pyproject.toml labextension/package.json
 	test -x /usr/bin/chromium && command -v dot >/dev/null || { $(SUDO) apt-get update -q && \
 		$(SUDO) apt-get install -y -q chromium graphviz; }
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e ".[test,lab,cuda,dask]"
-	rm -rf $(LABEXT_DIR)
-	ln -s $(CURDIR)/nbgraph/labextension $(LABEXT_DIR)
+	$(link_labextension)
 	$(VENV)/bin/jupyter labextension list 2>&1 | grep -q "nbgraph-labextension.*enabled"
 	touch $(STAMP)
 
@@ -49,7 +54,9 @@ lab: $(STAMP)
 # README's Performance tables from them. The vectorized kernels alone, in a few minutes:
 # `.venv/bin/python bench/run.py --only vectorized` (or bench/vectorized.py).
 bench: $(STAMP)
+	rm -rf $(LABEXT_DIR)
 	$(PY) -m pip install -q -e ".[bench]"
+	$(link_labextension)
 	$(PY) bench/run.py
 	$(PY) bench/gpu.py
 	$(PY) bench/report.py

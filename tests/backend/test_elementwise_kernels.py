@@ -66,3 +66,38 @@ def test_small_powers_within_numpys_accuracy(dtype, rtol):
     for e, g in zip(eager, graph):
         assert e.dtype == g.dtype
         np.testing.assert_allclose(g, e, rtol=rtol)
+
+
+def gelu_cubes(x):
+    """A transcendental group (NumPy evaluates it by blocks) with a cube inside."""
+    return np.tanh(0.79 * (x + 0.044715 * x ** 3)), np.exp(x ** 2 * -0.5) + x ** 0.5
+
+
+@pytest.mark.parametrize("dtype, rtol", [(np.float64, 1e-15), (np.float32, 1e-6)])
+def test_small_powers_in_numpy_evaluated_groups(dtype, rtol):
+    x = np.random.default_rng(6).uniform(0.0, 3.0, (200, 300)).astype(dtype)
+    g = ng.function(gelu_cubes)
+    for e, r in zip(gelu_cubes(x), g(x)):
+        assert e.dtype == r.dtype
+        np.testing.assert_allclose(r, e, rtol=rtol)
+
+
+def selections(c, x, y):
+    return (np.where(c, x, y), np.where(x > 0.5, x, 0.01 * x), np.where(c, 1, x),
+            np.where(x != x, -0.0, y), np.where(c, 2**40, 3), np.where(x > 0, True, c))
+
+
+def test_where_is_fused_with_numpys_dtypes_and_values():
+    rng = np.random.default_rng(7)
+    values = np.array(SPECIAL)
+    x = rng.choice(values, (30, 8))
+    y = rng.choice(values, 8).astype(np.float32)
+    c = rng.random((30, 1)) < 0.5
+    g = ng.function(selections)
+    for e, r in zip(selections(c, x, y), g(c, x, y)):
+        e, r = np.asarray(e), np.asarray(r)
+        if e.dtype.kind == "f":
+            same_bits(e, r)
+        else:
+            assert e.dtype == r.dtype and np.array_equal(e, r)
+    assert "np.where" not in source_of(g)  # each one a loop of the kernels

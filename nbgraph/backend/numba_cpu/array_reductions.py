@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import intrinsic, overload
 
-from .pairwise import BUFFER, LEAF, flat, flat_sum, pairwise_sum, workspace
+from .pairwise import BUFFER, LEAF, flat, flat_sum, pairwise_sum, planned_sum, tree_plan, workspace
 
 SUM, MEAN, VAR, STD, MAX, MIN = range(6)
 CODES = {"sum": SUM, "mean": MEAN, "var": VAR, "std": STD, "max": MAX, "min": MIN}
@@ -211,6 +211,16 @@ def rows(a, zero, method, ddof, converts):
             out[i] = statistic(flat(a[i]), 0, n1, zero, method, ddof, converts, cell, buf, ws)
         return out
     f = flat(np.ascontiguousarray(a))
+    if method in (SUM, MEAN) and not converts and n1:
+        # Every row has the same pairwise tree: planned once, not walked per row.
+        plan, stack = tree_plan(n1), np.full(64, zero)
+        for i in range(n0):
+            s = zero + planned_sum(f, i * n1, plan, zero, stack)
+            if method == SUM:
+                out[i] = s
+            else:
+                out[i] = np.float64(s) / np.float64(n1)
+        return out
     for i in range(n0):
         out[i] = statistic(f, i * n1, n1, zero, method, ddof, converts, cell, buf, ws)
     return out

@@ -16,7 +16,7 @@ import numpy as np
 
 from ...graph.ir import Node
 from ...graph.template import fill
-from .fusion import Group
+from .fusion import Group, small_power
 
 BLOCK = 1 << 14  # elements per block: its intermediates fit in L2 cache
 _OPERATOR_UFUNCS = {
@@ -77,13 +77,24 @@ class ChunkedGroup:
                         buffer = scratch[member] = np.empty(member_shape, member.type.dtype)
                 else:
                     buffer = None
-                if ufunc is not None and buffer is not None:
+                power = small_power(member)
+                if power is not None and buffer is not None:
+                    values[member] = _power(values[member.inputs[0]], power, buffer)
+                elif ufunc is not None and buffer is not None:
                     values[member] = ufunc(*args, out=buffer, casting="unsafe")
                 else:
                     values[member] = member.arg.apply([values[i] for i in member.inputs])
                     if is_root:
                         target[...] = values[member]
         return out
+
+
+def _power(x: np.ndarray, exponent: float, out: np.ndarray) -> np.ndarray:
+    """``x ** exponent`` for ``fusion.small_power``'s exponents, into ``out``."""
+    if exponent == 0.5:
+        return np.sqrt(x, out=out, casting="unsafe")
+    np.multiply(x, x, out=out, casting="unsafe")
+    return out if exponent == 2 else np.multiply(out, x, out=out, casting="unsafe")
 
 
 def _ufunc(member: Node) -> np.ufunc | None:

@@ -60,8 +60,29 @@ def is_float_clip(node: Node) -> bool:
         all(isinstance(b.type, TensorType) and b.type.ndim == 0 for b in node.inputs[1:])
 
 
+def is_select(node: Node) -> bool:
+    """``np.where(condition, x, y)``: elementwise too (its kernel expression is a
+    conditional); Numba's own np.where is several times slower than NumPy's."""
+    call = node.arg
+    return call.fn is np.where and len(call.args) == 3 and not call.kwargs
+
+
+def small_power(node: Node) -> int | float | None:
+    """The exponent of ``x ** 2``, ``x ** 3`` or ``x ** 0.5`` of a float ``x``, which
+    kernels compute as multiplications and ``sqrt`` (NumPy does the same for 2 and 0.5;
+    its ``power`` for 3 is a scalar ``pow`` per element, which ``x * x * x`` matches to
+    within its accuracy); None for any other node."""
+    call = node.arg
+    if call.fn not in (operator.pow, np.power) or len(node.inputs) != 1 or \
+            len(call.args) != 2 or node.inputs[0].type.dtype.kind != "f":
+        return None
+    exponent = call.args[1]
+    return exponent if type(exponent) in (int, float) and exponent in (2, 3, 0.5) else None
+
+
 def _fusable(node: Node) -> bool:
-    if node.op is not Op.CALL or not (is_elementwise(node.arg.fn) or is_float_clip(node)):
+    if node.op is not Op.CALL or not (is_elementwise(node.arg.fn) or is_float_clip(node)
+                                      or is_select(node)):
         return False
     if node.arg.kwargs or not isinstance(node.type, TensorType):
         return False

@@ -34,7 +34,7 @@ from ...graph.types import (
 )
 from . import python_ints
 from .chunked import BLOCK, make_chunked
-from .fusion import Group, count_uses, find_groups, is_float_clip
+from .fusion import Group, count_uses, find_groups, is_float_clip, is_select, small_power
 from .kernels import KernelWriter
 from .order_statistics import RULES as ORDER_STATISTICS
 from .ownership import Ownership, report_copies
@@ -380,20 +380,20 @@ class Lowering:
             self.emit(f"{name} = {name}.reshape({tuple(shape)})", indent, red.node)
 
     def element_expression(self, node: Node, inputs: list[str]) -> str:
-        """The expression computing one element of an elementwise node in a kernel;
-        ``x ** 2`` and ``x ** 0.5`` as NumPy computes them for arrays (``x * x``,
-        ``sqrt``) and ``x ** 3`` as ``x * x * x`` (within NumPy's accuracy), which
-        vectorize; ``np.clip`` of floats in the result's type."""
-        call = node.arg
-        if call.fn in (operator.pow, np.power) and len(inputs) == 1 and \
-                node.inputs[0].type.dtype.kind == "f" and call.args[1] in (2, 3, 0.5) and \
-                type(call.args[1]) in (int, float):
+        """The expression computing one element of an elementwise node in a kernel:
+        small powers as multiplications (``fusion.small_power``), which vectorize;
+        ``np.clip`` of floats and ``np.where`` in the result's type."""
+        power = small_power(node)
+        if power is not None:
             x = inputs[0]
-            return {2: f"({x} * {x})", 3: f"({x} * {x} * {x})"}.get(call.args[1],
-                                                                    f"np.sqrt({x})")
+            return {2: f"({x} * {x})", 3: f"({x} * {x} * {x})"}.get(power, f"np.sqrt({x})")
         if is_float_clip(node):
             dtype = self.literal(node.type.dtype)
             return f"helpers.clip({', '.join(f'{dtype}({a})' for a in inputs)})"
+        if is_select(node):
+            dtype = self.literal(node.type.dtype)
+            condition, x, y = self._args(node.arg, inputs)[0]
+            return f"({dtype}({x}) if {condition} else {dtype}({y}))"
         expr = self.expression(node, inputs, per_element=True)
         if node.type.dtype not in _NATIVE_SCALARS:
             expr = f"{self.literal(node.type.dtype)}({expr})"

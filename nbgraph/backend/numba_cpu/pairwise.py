@@ -96,6 +96,48 @@ def pairwise_sum(a, start, n, zero, frames, partial):
             return value
 
 
+@njit(cache=True)
+def tree_plan(n):
+    """``pairwise_sum``'s tree for runs of ``n`` elements as a postfix program, for
+    summing many runs of one length (the rows of an array) without walking the tree per
+    run: a row (start, size) sums a leaf, a row (0, -1) adds the two sums on top."""
+    plan = np.empty((2 * (n // 32 + 1), 2), np.int64)  # leaves hold over 32 elements
+    pending = np.empty((64, 3), np.int64)  # (start, size, children done)
+    k, depth = 0, 1
+    pending[0, 0], pending[0, 1], pending[0, 2] = 0, n, 0
+    while depth:
+        start, size, done = pending[depth - 1, 0], pending[depth - 1, 1], pending[depth - 1, 2]
+        if size <= 128 or done == 2:
+            plan[k, 0], plan[k, 1] = (start, size) if size <= 128 else (0, -1)
+            k += 1
+            depth -= 1
+            continue
+        half = size // 2
+        half -= half % 8
+        pending[depth - 1, 2] = done + 1
+        pending[depth, 0] = start + (half if done else 0)
+        pending[depth, 1] = size - half if done else half
+        pending[depth, 2] = 0
+        depth += 1
+    return plan[:k]
+
+
+@njit(cache=True, boundscheck=False)
+def planned_sum(a, start, plan, zero, stack):
+    """``pairwise_sum(a, start, n, ...)`` by ``tree_plan(n)``; ``stack`` holds at least
+    64 sums of ``zero``'s type."""
+    top = 0
+    for k in range(plan.shape[0]):
+        size = plan[k, 1]
+        if size < 0:
+            top -= 1
+            stack[top - 1] = stack[top - 1] + stack[top]
+        else:
+            stack[top] = block_sum(a, start + plan[k, 0], size, zero)
+            top += 1
+    return stack[0]
+
+
 @njit(cache=True, boundscheck=False)
 def flat_sum(a, start, n, zero, converts, frames, partial, buf):
     """``np.sum`` of ``a[start:start + n]`` into ``zero``'s type; ``converts``: the
