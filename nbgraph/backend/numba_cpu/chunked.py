@@ -18,7 +18,9 @@ from ...graph.ir import Node
 from ...graph.template import fill
 from .fusion import Group, small_power
 
-BLOCK = 1 << 14  # elements per block: its intermediates fit in L2 cache
+BLOCK = 1 << 16  # elements per block: its intermediates stay in L2 cache, and blocks are
+# few enough that the Python work per block and member (a few µs) stays small
+SMALL = 1 << 14  # fewer elements run compiled: scalar code beats the call into NumPy
 _OPERATOR_UFUNCS = {
     operator.add: np.add, operator.sub: np.subtract, operator.mul: np.multiply,
     operator.truediv: np.true_divide, operator.floordiv: np.floor_divide,

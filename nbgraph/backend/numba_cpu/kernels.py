@@ -205,8 +205,10 @@ class KernelWriter:
         return self._add("kernel", self._function(ops, body, parallel=parallel))
 
     def _function(self, ops: Operands, body: Lines, extra: str = "",
-                  parallel: bool = False) -> Lines:
+                  parallel: bool = False, inline: bool = False) -> Lines:
         header = HEADER.replace(")", ", parallel=True)") if parallel else HEADER
+        if inline:
+            header = header.replace(")", ', inline="always")')
         return [header, f"def KERNEL({', '.join(ops.params)}{extra}):", *_indent(body)]
 
     # --- reductions --------------------------------------------------------------------
@@ -261,7 +263,10 @@ class KernelWriter:
                 "            begin, size = fo[d, 0], fo[d, 1]", "            finished = False",
                 "            break", "        value = po[d] + value", "        depth -= 1",
                 "    if finished:", "        return value"]
-        return self._add("runs", self._function(ops, body, ", start, n, buf, zero, shift, ws"))
+        # Inlined into its caller, which calls it once per row: a call passes its arrays
+        # with reference counting (atomic) that costs as much as a short row's sum.
+        return self._add("runs", self._function(ops, body, ", start, n, buf, zero, shift, ws",
+                                                inline=True))
 
     def _total(self, runs: str, views: list[str], size: str, converts: bool,
                shift: str = "zero") -> Lines:

@@ -33,7 +33,7 @@ from ...graph.types import (
     type_of,
 )
 from . import python_ints
-from .chunked import BLOCK, make_chunked
+from .chunked import SMALL, make_chunked
 from .fusion import Group, count_uses, find_groups, is_float_clip, is_select, small_power
 from .kernels import KernelWriter
 from .order_statistics import RULES as ORDER_STATISTICS
@@ -504,7 +504,7 @@ class Lowering:
                 self.emit(f"{name} = {kernel}", indent, root)
                 return
             first = next(self.names[i] for i in group.inputs if i.type.ndim == root.type.ndim)
-            self.emit(f"if {first}.size < {BLOCK}:", indent, root)
+            self.emit(f"if {first}.size < {SMALL}:", indent, root)
             self.emit(f"{name} = {kernel}", indent + 1, root)
             self.emit("else:", indent)
             indent += 1

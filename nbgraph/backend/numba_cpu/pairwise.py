@@ -166,7 +166,7 @@ def is_f(a):
     return a.flags.f_contiguous
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def flat(a):
     """A C-contiguous array as a 1-d view typed as contiguous (loops over it vectorize);
     callers check ``is_c`` first."""
