@@ -340,8 +340,10 @@ class Lowering:
         expr = self.expression(node, inputs)
         t = node.type
         if isinstance(t, TensorType) and t.ndim == 0 and t.flavor == SCALAR and \
-                t.dtype not in _NATIVE_SCALARS and t.dtype.kind in "iu":
-            expr = f"{self.literal(t.dtype)}({expr})"  # wrap around like NumPy's int8 etc.
+                t.dtype not in _NATIVE_SCALARS and t.dtype.kind in "iufc":
+            # NumPy's type: int8 etc. wrap around, and Numba computes some float32
+            # functions in float64 (np.round), which float() would then show.
+            expr = f"{self.literal(t.dtype)}({expr})"
         self.emit(f"{self._name(node)} = {expr}", indent, node)
         self._python_float_errors(node, indent)
 
