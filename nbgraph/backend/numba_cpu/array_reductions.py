@@ -114,13 +114,14 @@ def _vectorized_impl(f, start, n, method):
     dtype = f.dtype
     if not isinstance(dtype, types.Float) or dtype.bitwidth not in (32, 64):
         def best(f, start, n, method):
-            m = f[start]
+            w = f[start:start + n]  # indexed from 0: no negative-index checks
+            m = w[0]
             if method == MAX:
-                for i in range(start, start + n):
-                    m = max(m, f[i])
+                for i in range(n):
+                    m = max(m, w[i])
             else:
-                for i in range(start, start + n):
-                    m = min(m, f[i])
+                for i in range(n):
+                    m = min(m, w[i])
             return m, True
         return best
     # A float's bits as a signed integer, its magnitude bits flipped when negative, order

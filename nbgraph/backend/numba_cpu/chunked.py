@@ -38,17 +38,17 @@ class ChunkedGroup:
     def __init__(self, group: Group) -> None:
         self.group = group
         self.dtype = group.root.type.dtype
-        self.steps = [(m, _ufunc(m), m is group.root) for m in group.members]
+        self.steps = [(m, _ufunc(m), small_power(m), m is group.root) for m in group.members]
 
     def _plan(self, values: dict[Node, Any]) -> list[tuple[Any, ...]]:
-        """For one block shape: each member's ufunc, argument template and whether its
-        result fills the block (then it is written into a scratch buffer)."""
+        """For one block shape: each member's ufunc, small power, whether it is the root
+        and its shape (a member filling the block is written into a scratch buffer)."""
         shapes = {node: np.shape(v) for node, v in values.items()}
         plan = []
-        for member, ufunc, is_root in self.steps:
+        for member, ufunc, power, is_root in self.steps:
             shape = np.broadcast_shapes(*(shapes[i] for i in member.inputs))
             shapes[member] = shape
-            plan.append((member, ufunc, is_root, shape))
+            plan.append((member, ufunc, power, is_root, shape))
         return plan
 
     def __call__(self, *inputs: Any) -> np.ndarray:
@@ -69,7 +69,7 @@ class ChunkedGroup:
             plan = plans.get(target.shape[0])
             if plan is None:
                 plan = plans[target.shape[0]] = self._plan(values)
-            for member, ufunc, is_root, member_shape in plan:
+            for member, ufunc, power, is_root, member_shape in plan:
                 args = fill(member.arg.args, [values[i] for i in member.inputs])
                 if is_root:
                     buffer = target
@@ -79,7 +79,6 @@ class ChunkedGroup:
                         buffer = scratch[member] = np.empty(member_shape, member.type.dtype)
                 else:
                     buffer = None
-                power = small_power(member)
                 if power is not None and buffer is not None:
                     values[member] = _power(values[member.inputs[0]], power, buffer)
                 elif ufunc is not None and buffer is not None:
