@@ -227,6 +227,25 @@ def test_float_extremes_compile_to_vector_instructions():
         assert re.search(rf"\tvpmaxs{width}\t", asm), dtype
 
 
+def test_pairwise_leaf_adds_its_eight_accumulators_as_one_vector():
+    """NumPy's eight accumulators are the lanes of one vector: a packed add per eight
+    elements (LLVM leaves the scalar version scalar), with NumPy's bits."""
+    import numba
+
+    from nbgraph.backend.numba_cpu import pairwise
+
+    leaf = numba.njit(pairwise.block_sum.py_func)  # not from the disk cache: readable
+    rng = np.random.default_rng(12)
+    for dtype, suffix in ((np.float64, "pd"), (np.float32, "ps")):
+        for n in range(129):
+            x = noisy(n + 3, dtype, seed=n)
+            same_bits(np.sum(x[3:]), dtype(leaf(x, 3, n, dtype(0))))
+        asm = leaf.inspect_asm(leaf.signatures[-1])
+        assert re.search(rf"\tv?add{suffix}\t", asm), dtype
+    ints = rng.integers(-9, 9, 100)
+    assert leaf(ints, 0, 100, 0) == ints.sum()
+
+
 def test_strided_views_agree_to_numpy_accuracy():
     x = noisy(400 * 300, np.float64, seed=7).reshape(400, 300)[::3, 1::2]
     eager, graph = run_both(whole, x)

@@ -212,19 +212,45 @@ def rows(a, zero, method, ddof, converts):
             out[i] = statistic(flat(a[i]), 0, n1, zero, method, ddof, converts, cell, buf, ws)
         return out
     f = flat(np.ascontiguousarray(a))
-    if method in (SUM, MEAN) and not converts and n1:
+    buffered = converts or method in (VAR, STD)  # a row goes through ``buf`` (LEAF long)
+    if method not in (MAX, MIN) and n1 and (n1 <= LEAF or not buffered):
         # Every row has the same pairwise tree: planned once, not walked per row.
         plan, stack = tree_plan(n1), np.full(64, zero)
         for i in range(n0):
-            s = zero + planned_sum(f, i * n1, plan, zero, stack)
-            if method == SUM:
-                out[i] = s
-            else:
-                out[i] = np.float64(s) / np.float64(n1)
+            out[i] = _planned_statistic(f, i * n1, n1, zero, method, ddof, converts, cell,
+                                        buf, plan, stack)
         return out
     for i in range(n0):
         out[i] = statistic(f, i * n1, n1, zero, method, ddof, converts, cell, buf, ws)
     return out
+
+
+@njit(cache=True, boundscheck=False, error_model="numpy", inline="always")
+def _planned_statistic(f, start, n, zero, method, ddof, converts, cell, buf, plan, stack):
+    """``statistic``'s sum, mean, var or std of ``f[start:start + n]`` by ``plan``
+    (``tree_plan(n)``); ``buf`` holds ``n`` elements if ``converts`` or for var and std."""
+    if converts:
+        run = f[start:start + n]
+        for j in range(n):
+            buf[j] = run[j]
+        s = zero + planned_sum(buf, 0, plan, zero, stack)
+    else:
+        s = zero + planned_sum(f, start, plan, zero, stack)
+    if method == SUM:
+        return s
+    cell[0] = np.float64(s) / np.float64(n)
+    if method == MEAN:
+        return cell[0]
+    shift = cell[0]
+    run = f[start:start + n]  # indexed from 0: the loop vectorizes
+    for j in range(n):
+        d = run[j] - shift
+        buf[j] = d * d
+    squares = zero + planned_sum(buf, 0, plan, zero, stack)
+    cell[0] = np.float64(squares) / np.float64(max(n - ddof, 0))
+    if method == STD:
+        cell[0] = np.sqrt(cell[0])
+    return cell[0]
 
 
 @njit(cache=True, boundscheck=False, error_model="numpy")

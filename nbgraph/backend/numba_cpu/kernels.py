@@ -246,17 +246,16 @@ class KernelWriter:
         NumPy splits them, walked with ``workspace``'s outer stack.  Loops read views
         of the run indexed from 0: an index with a signed offset costs a negative-index
         check per element, which keeps LLVM from vectorizing (3.5x slower)."""
-        lines, expr = ops.element(lambda k, node: f"w{k}[i]")
-        value = [f"d = ({expr}) - shift", "buf[i] = d * d"] if squared else \
-            [f"buf[i] = {expr}"]
         run = [f"w{k} = a{k}[begin:begin + size]" for k, _ in ops.arrays()]
+        fill = self._fill(ops, [f"w{k}" if _rank(i) else f"a{k}" for k, i in enumerate(ops.inputs)],
+                          "size", "shift" if squared else None)
         body = ["fo, po, fi, pi = ws", "depth = 0", "begin, size = start, n", "while True:",
                 f"    while size > {LEAF}:", "        half = size // 2",
                 "        half -= half % 8", "        fo[depth, 0] = begin + half",
                 "        fo[depth, 1] = size - half", "        fo[depth, 2] = 0",
                 "        depth += 1", "        size = half",
-                *_indent(run), "    for i in range(size):", *_indent(lines, 2),
-                *_indent(value, 2), "    value = pairwise.pairwise_sum(buf, 0, size, zero, fi, pi)",
+                *_indent(run), *_indent(fill),
+                "    value = pairwise.pairwise_sum(buf, 0, size, zero, fi, pi)",
                 "    finished = True", "    while depth > 0:", "        d = depth - 1",
                 "        if fo[d, 2] == 0:", "            po[d] = value",
                 "            fo[d, 2] = 1",
@@ -268,31 +267,49 @@ class KernelWriter:
         return self._add("runs", self._function(ops, body, ", start, n, buf, zero, shift, ws",
                                                 inline=True))
 
-    def _total(self, runs: str, views: list[str], size: str, converts: bool,
-               shift: str = "zero") -> Lines:
+    def _fill(self, ops: Operands, views: list[str], size: str, shift: str | None) -> Lines:
+        """A loop storing ``size`` elements of the group (or their squared deviations
+        from ``shift``) into ``buf``, reading ``views`` (1-d arrays indexed from 0, and
+        scalars)."""
+        lines, expr = ops.element(
+            lambda k, node: f"{views[k]}[i]" if _rank(node) else views[k])
+        value = [f"d = ({expr}) - {shift}", "buf[i] = d * d"] if shift else [f"buf[i] = {expr}"]
+        return [f"for i in range({size}):", *_indent(lines), *_indent(value)]
+
+    def _total(self, ops: Operands, views: list[str], size: str, converts: bool,
+               shift: str | None, planned: bool) -> Lines:
         """Lines setting ``s`` to the pairwise sum of ``size`` elements (buffer by buffer
-        where NumPy converts them)."""
-        args = ", ".join(views)
+        where NumPy converts them); ``planned``: in a row reduction, where rows up to
+        ``LEAF`` long are computed into ``buf`` at once and summed by ``plan``, the tree
+        all rows share."""
+        runs = self._runs(ops, shift is not None)
+        args = f"{', '.join(views)}, {{}}, buf, zero, {shift or 'zero'}, ws"
         if not converts:
-            return [f"s = zero + {runs}({args}, 0, {size}, buf, zero, {shift}, ws)"]
-        return ["s = zero", f"for c in range(0, {size}, {BUFFER}):",
-                f"    s += {runs}({args}, c, min({BUFFER}, {size} - c), buf, zero, {shift}, ws)"]
+            lines = [f"s = zero + {runs}({args.format(f'0, {size}')})"]
+        else:
+            lines = ["s = zero", f"for c in range(0, {size}, {BUFFER}):",
+                     f"    s += {runs}({args.format(f'c, min({BUFFER}, {size} - c)')})"]
+        if not planned:
+            return lines
+        return [f"if {size} <= {LEAF}:", *_indent(self._fill(ops, views, size, shift)),
+                "    s = zero + pairwise.planned_sum(buf, 0, plan, zero, ws[3])", "else:",
+                *_indent(lines)]
 
     def _statistic(self, red: Reduction, ops: Operands, views: list[str], size: str,
-                   result: str) -> Lines:
+                   result: str, planned: bool = False) -> Lines:
         """Lines computing ``red`` of ``size`` elements of ``views`` into ``result``:
         NumPy's formulas (the mean in the accumulator's type, the squared deviations
         from it summed pairwise again)."""
         dtype = self.lowering.literal(red.node.type.dtype)
         if red.method in EXTREMES:
             return self._extreme(red, ops, views, size, result)
-        lines = self._total(self._runs(ops, False), views, size, red.converts)
+        lines = self._total(ops, views, size, red.converts, None, planned)
         if red.method == "sum":
             return [*lines, f"{result} = s"]
         mean = f"{dtype}(np.float64(s) / np.float64({size}))"
         if red.method == "mean":
             return [*lines, f"{result} = {mean}"]
-        lines += [f"m = {mean}", *self._total(self._runs(ops, True), views, size, False, "m"),
+        lines += [f"m = {mean}", *self._total(ops, views, size, False, "m", planned),
                   f"v = {dtype}(np.float64(s) / np.float64(max({size} - {red.ddof}, 0)))"]
         return [*lines, f"{result} = {'np.sqrt(v)' if red.method == 'std' else 'v'}"]
 
@@ -330,8 +347,10 @@ class KernelWriter:
         dtype = self.lowering.literal(red.node.type.dtype)
         views = [f"r{k}" if _rank(i) else f"a{k}" for k, i in enumerate(ops.inputs)]
         return [f"out = np.empty(n0, {dtype})", *self._buffer(red, "n1"), *ops.rows_setup(),
+                f"plan = pairwise.tree_plan(n1 if n1 <= {LEAF} else 0)",
                 "for i0 in range(n0):", *_indent(ops.row("i0")),
-                *_indent(self._statistic(red, ops, views, "n1", "out[i0]")), "return out"]
+                *_indent(self._statistic(red, ops, views, "n1", "out[i0]", planned=True)),
+                "return out"]
 
     def _reduce_columns(self, red: Reduction, ops: Operands) -> Lines:
         """Along the first axis of a 2-d operand: rows added one after the other (what

@@ -13,13 +13,16 @@ not depend on how the work is split.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, uint64
+from llvmlite import ir
+from numba import njit, types, uint64
+from numba.core import cgutils
+from numba.extending import intrinsic, overload
 
 BUFFER = 8192  # NumPy's iterator buffer: the run length of a converting reduction
 LEAF = 4096  # generated kernels compute runs up to this long into a buffer, then add them here
 
 
-@njit(cache=True, boundscheck=False)
+@njit(cache=True, boundscheck=False, inline="always")
 def block_sum(a, start, n, zero):
     """Sum of a run of at most 128 elements: NumPy's leaf (eight accumulators).  Indices
     are unsigned, which spares every load Numba's negative-index check."""
@@ -29,31 +32,77 @@ def block_sum(a, start, n, zero):
         for i in range(n):
             res += a[s + uint64(i)]
         return res
-    r0 = zero + a[s]
-    r1 = zero + a[s + uint64(1)]
-    r2 = zero + a[s + uint64(2)]
-    r3 = zero + a[s + uint64(3)]
-    r4 = zero + a[s + uint64(4)]
-    r5 = zero + a[s + uint64(5)]
-    r6 = zero + a[s + uint64(6)]
-    r7 = zero + a[s + uint64(7)]
     end = s + uint64(n - n % 8)
-    i = s + uint64(8)
-    while i < end:
-        r0 += a[i]
-        r1 += a[i + uint64(1)]
-        r2 += a[i + uint64(2)]
-        r3 += a[i + uint64(3)]
-        r4 += a[i + uint64(4)]
-        r5 += a[i + uint64(5)]
-        r6 += a[i + uint64(6)]
-        r7 += a[i + uint64(7)]
-        i += uint64(8)
-    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    res = _eight_lanes(a, s, end, zero)
+    i = end
     while i < s + uint64(n):
         res += a[i]
         i += uint64(1)
     return res
+
+
+def _eight_lanes(a, start, end, zero):
+    """``((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7))`` of the eight accumulators NumPy keeps over
+    ``a[start:end]`` (a multiple of 8 elements, at least 8): ``r_k`` adds the elements
+    ``k``, ``k + 8``, ... in turn."""
+
+
+@overload(_eight_lanes, jit_options={"boundscheck": False})
+def _eight_lanes_impl(a, start, end, zero):
+    if isinstance(a.dtype, types.Float) and a.dtype == zero and a.layout == "C":
+        # One vector add per eight elements: lane k is accumulator k, with the same
+        # roundings as NumPy's scalar adds.  LLVM keeps scalar adds scalar here.
+        def vector(a, start, end, zero):
+            r0, r1, r2, r3, r4, r5, r6, r7 = _lane_sums(a, start, (end - start) // uint64(8))
+            return ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+        return vector
+
+    def scalar(a, start, end, zero):
+        s = start
+        r0 = zero + a[s]
+        r1 = zero + a[s + uint64(1)]
+        r2 = zero + a[s + uint64(2)]
+        r3 = zero + a[s + uint64(3)]
+        r4 = zero + a[s + uint64(4)]
+        r5 = zero + a[s + uint64(5)]
+        r6 = zero + a[s + uint64(6)]
+        r7 = zero + a[s + uint64(7)]
+        i = s + uint64(8)
+        while i < end:
+            r0 += a[i]
+            r1 += a[i + uint64(1)]
+            r2 += a[i + uint64(2)]
+            r3 += a[i + uint64(3)]
+            r4 += a[i + uint64(4)]
+            r5 += a[i + uint64(5)]
+            r6 += a[i + uint64(6)]
+            r7 += a[i + uint64(7)]
+            i += uint64(8)
+        return ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    return scalar
+
+
+@intrinsic
+def _lane_sums(typingctx, a, start, blocks):
+    """The eight accumulators over ``blocks`` blocks of eight elements of the C-contiguous
+    float array ``a`` from ``start``, as a tuple: an eight-lane vector added block by
+    block."""
+    lanes = types.UniTuple(a.dtype, 8)
+
+    def codegen(context, builder, signature, args):
+        array = context.make_array(signature.args[0])(context, builder, args[0])
+        vector = ir.VectorType(context.get_value_type(a.dtype), 8)
+        first = builder.bitcast(builder.gep(array.data, [args[1]]), vector.as_pointer())
+        total = cgutils.alloca_once(builder, vector)
+        builder.store(builder.load(first, align=1), total)
+        one = ir.Constant(args[2].type, 1)
+        with cgutils.for_range_slice(builder, one, args[2], one) as (block, _):
+            block_vector = builder.load(builder.gep(first, [block]), align=1)
+            builder.store(builder.fadd(builder.load(total), block_vector), total)
+        result = builder.load(total)
+        return context.make_tuple(builder, lanes, [
+            builder.extract_element(result, ir.Constant(ir.IntType(32), k)) for k in range(8)])
+    return lanes(a, start, blocks), codegen
 
 
 @njit(cache=True)
@@ -122,7 +171,7 @@ def tree_plan(n):
     return plan[:k]
 
 
-@njit(cache=True, boundscheck=False)
+@njit(cache=True, boundscheck=False, inline="always")
 def planned_sum(a, start, plan, zero, stack):
     """``pairwise_sum(a, start, n, ...)`` by ``tree_plan(n)``; ``stack`` holds at least
     64 sums of ``zero``'s type."""
