@@ -180,7 +180,8 @@ class Lowering:
             "import numpy as np",
             "from numba import njit, objmode, prange, types",
             "from numba.typed import List",
-            "from nbgraph.backend.numba_cpu import array_reductions, helpers, pairwise",
+            "from nbgraph.backend.numba_cpu import array_reductions, complex_powers, helpers",
+            "from nbgraph.backend.numba_cpu import pairwise",
             "",
             *(line for cb in self.callbacks for line in ("", *cb.splitlines(), "")),
             "",
@@ -435,6 +436,14 @@ class Lowering:
         args, kwargs = self._args(call, inputs)
         if is_elementwise(fn):
             args = self._weak_operands(node, args)
+        if fn in (operator.pow, np.power) and node.type.dtype.kind == "c" and \
+                len(args) == 2 and not kwargs:
+            # NumPy and Python multiply for integer exponents, Numba takes logarithms.
+            if per_element or _numpy_scalar_result(node):
+                dtype = self.literal(node.type.dtype)
+                return f"complex_powers.numpy_power({dtype}({args[0]}), {dtype}({args[1]}))"
+            if node.type.ndim == 0:
+                return f"complex_powers.python_power(complex({args[0]}), complex({args[1]}))"
         if fn in (np.maximum, np.minimum) and node.type.dtype.kind == "f" and \
                 len(args) == 2 and not kwargs and (per_element or node.type.ndim == 0):
             # Of two equal values (signed zeros) NumPy keeps the second, Numba the first.

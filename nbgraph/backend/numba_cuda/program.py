@@ -311,8 +311,11 @@ class CudaGraph:
                              if not isinstance(i.type, TokenType))
         call = node.arg
         name = f".{call.args[1]}()" if call.fn is call_method else call.name
+        t = node.type
+        giving = f" giving {t} (the GPU kernels have no complex numbers)" if isinstance(
+            t, TensorType) and t.dtype.kind == "c" else ""
         return DeviceUnsupportedError(
-            f"the CUDA backend cannot run {name} on ({operands}) on the GPU; "
+            f"the CUDA backend cannot run {name} on ({operands}){giving} on the GPU; "
             "run this function with backend='cpu'", node.loc)
 
     def _host(self, node: Node, read: bool = True) -> Step:
