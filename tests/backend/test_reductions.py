@@ -92,6 +92,44 @@ def test_row_and_column_reductions_match_numpy_bits(shape, dtype):
         same_bits(*run_both(extremes_2d, x))
 
 
+def fused_rows(x):
+    return (np.sum(x * 2, axis=1), np.mean(x - 1, axis=1), np.var(x * x, axis=1),
+            np.std(x + x, axis=1, ddof=1), np.max(x * 3, axis=1), np.min(-x, axis=1))
+
+
+def values(shape, dtype, seed: int) -> np.ndarray:
+    if np.dtype(dtype).kind == "f":
+        return noisy(int(np.prod(shape)), dtype, seed=seed).reshape(shape)
+    return np.random.default_rng(seed).integers(-1000, 1000, shape).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32])
+@pytest.mark.parametrize("n1", [1, 3, 7, 8, 9, 16, 127, 128, 129, 300, 4096, 4097])
+def test_fused_row_reductions_match_numpy_bits(n1, dtype):
+    """Short rows and long ones: each row computed into a buffer and summed by the
+    tree all rows share (or split as NumPy splits rows over 4096), NaN kept."""
+    x = values((20, n1), dtype, seed=n1)
+    if x.dtype.kind == "f":
+        x[3, n1 // 2] = np.nan
+    same_bits(*run_both(fused_rows, x))
+
+
+def along_outer_axes(x):
+    return (np.sum(x, axis=-1), x.mean(axis=0), np.var(x, axis=-1), x.std(axis=0, ddof=1),
+            np.max(x, axis=-1, keepdims=True), x.min(axis=0, keepdims=True),
+            np.sum(np.abs(x - 1), axis=-1), np.mean(x * x, axis=0, keepdims=True))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32])
+@pytest.mark.parametrize("shape", [(3, 4, 20), (2, 3, 4, 9), (4, 130, 129), (5, 0, 3)])
+def test_reductions_beyond_2d_along_the_first_or_last_axis_match_numpy_bits(shape, dtype):
+    """NumPy reduces the last axis of a C-contiguous array row by row and the first one
+    row after row, as for the 2-d view that merges the other axes."""
+    x = values(shape, dtype, seed=len(shape))
+    same_bits(*run_both(along_outer_axes, x))
+    same_bits(*run_both(along_outer_axes, x[::-1, :, ::2]))  # copied first, same bits
+
+
 def test_fortran_ordered_arrays_are_summed_in_memory_order():
     x = np.asfortranarray(noisy(300 * 77, np.float64, seed=2).reshape(300, 77))
     same_bits(*run_both(whole, x))

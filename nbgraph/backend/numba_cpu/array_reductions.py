@@ -74,13 +74,14 @@ def extreme(f, start, n, method):
                              "identity")
         raise ValueError("zero-size array to reduction operation minimum which has no "
                          "identity")
-    return _extreme(f, start, n, method)
+    return nonempty_extreme(f, start, n, method)
 
 
-@njit(cache=True, boundscheck=False)
-def _extreme(f, start, n, method):
+@njit(cache=True, boundscheck=False, inline="always")
+def nonempty_extreme(f, start, n, method):
     """The max (or min) of ``f[start:start + n]`` (n > 0), or its first NaN.  Short runs
-    go one element at a time, as NumPy does below its vector width."""
+    go one element at a time, as NumPy does below its vector width.  Inlined: a call per
+    short row would cost more than the row (its arrays' reference counting)."""
     if n < _SHORT:
         return _run(f, start, n, f[start], method)
     m, ok = _vectorized(f, start, n, method)
@@ -251,6 +252,28 @@ def _planned_statistic(f, start, n, zero, method, ddof, converts, cell, buf, pla
     if method == STD:
         cell[0] = np.sqrt(cell[0])
     return cell[0]
+
+
+@njit(cache=True)
+def last_axis(a, zero, method, ddof, converts):
+    """``method`` along the last axis of an array of 3 or more dimensions: ``rows`` of
+    the 2-d view whose rows are its last axis."""
+    lead = 1
+    for d in a.shape[:-1]:
+        lead *= d
+    view = np.ascontiguousarray(a).reshape((lead, a.shape[-1]))
+    return rows(view, zero, method, ddof, converts).reshape(a.shape[:-1])
+
+
+@njit(cache=True)
+def first_axis(a, zero, method, ddof, converts):
+    """``method`` along the first axis of an array of 3 or more dimensions: ``columns``
+    of the 2-d view whose columns are its first axis."""
+    rest = 1
+    for d in a.shape[1:]:
+        rest *= d
+    view = np.ascontiguousarray(a).reshape((a.shape[0], rest))
+    return columns(view, zero, method, ddof, converts).reshape(a.shape[1:])
 
 
 @njit(cache=True, boundscheck=False, error_model="numpy")

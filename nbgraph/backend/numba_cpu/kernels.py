@@ -214,7 +214,7 @@ class KernelWriter:
     # --- reductions --------------------------------------------------------------------
     def shared(self, red: Reduction, array: str) -> str:
         """A call of the compiled reduction of an array in memory (``array_reductions``)."""
-        where = {None: "whole", 0: "columns", 1: "rows"}[red.axis]
+        where = red.along
         zero = f"{self.lowering.literal(red.accumulator)}(0)"
         return (f"array_reductions.{where}({array}, {zero}, {CODES[red.method]}, {red.ddof}, "
                 f"{red.converts})")
@@ -346,11 +346,45 @@ class KernelWriter:
         """Along the last axis of a 2-d operand: each row pairwise."""
         dtype = self.lowering.literal(red.node.type.dtype)
         views = [f"r{k}" if _rank(i) else f"a{k}" for k, i in enumerate(ops.inputs)]
-        return [f"out = np.empty(n0, {dtype})", *self._buffer(red, "n1"), *ops.rows_setup(),
+        return [f"out = np.empty(n0, {dtype})", *self._buffer(red, "n1"),
                 f"plan = pairwise.tree_plan(n1 if n1 <= {LEAF} else 0)",
+                *self._flat_rows(red, ops), *ops.rows_setup(),
                 "for i0 in range(n0):", *_indent(ops.row("i0")),
                 *_indent(self._statistic(red, ops, views, "n1", "out[i0]", planned=True)),
                 "return out"]
+
+    def _flat_rows(self, red: Reduction, ops: Operands) -> Lines:
+        """Rows of C-contiguous operands up to ``LEAF`` long: read from the operands'
+        memory at a row's offset and summed by ``plan``, with no per-row views or calls
+        (their reference counting costs more than a short row's sum); var and std take
+        a second pass over the rows, each pass with one sum per row (two in one loop
+        keep Numba from pruning the reference counting)."""
+        flat = ops.flat_test()
+        if flat is None:
+            return []
+        dtype = self.lowering.literal(red.node.type.dtype)
+        lines, expr = ops.element(lambda k, node: f"f{k}[base + np.uint64(i)]")
+
+        def fill(value: Lines) -> Lines:
+            return ["for i0 in range(n0):", "    base = np.uint64(i0) * np.uint64(n1)",
+                    "    for i in range(n1):", *_indent(lines, 2), *_indent(value, 2)]
+
+        if red.method in EXTREMES:
+            passes = [*fill([f"buf[i] = {expr}"]),
+                      f"    out[i0] = array_reductions.nonempty_extreme(buf, 0, n1, "
+                      f"{CODES[red.method]})"]
+        else:
+            total = "    s = zero + pairwise.planned_sum(buf, 0, plan, zero, ws[3])"
+            mean = f"{dtype}(np.float64(s) / np.float64(n1))"
+            passes = [*fill([f"buf[i] = {expr}"]), total,
+                      f"    out[i0] = {'s' if red.method == 'sum' else mean}"]
+            if red.method in ("var", "std"):
+                variance = f"{dtype}(np.float64(s) / np.float64(max(n1 - {red.ddof}, 0)))"
+                passes += [*fill([f"d = ({expr}) - out[i0]", "buf[i] = d * d"]), total,
+                           f"    v = {variance}",
+                           f"    out[i0] = {'np.sqrt(v)' if red.method == 'std' else 'v'}"]
+        return [f"if 0 < n1 <= {LEAF} and {flat}:", *_indent(ops.flat_setup()),
+                *_indent(passes), "    return out"]
 
     def _reduce_columns(self, red: Reduction, ops: Operands) -> Lines:
         """Along the first axis of a 2-d operand: rows added one after the other (what

@@ -213,7 +213,7 @@ class Lowering:
         for node in region.nodes:
             red = reduction(node)
             group = self.groups.get(red.source) if red else None
-            if group is None or group.root is not red.source or \
+            if group is None or group.root is not red.source or red.ndim > 2 or \
                     self.uses.get(group.root) != 1 or node in self.objmode:
                 continue
             if group.transcendental or not group.scalar_loop_safe or any(
@@ -378,6 +378,9 @@ class Lowering:
             shape = [1] * red.ndim
             if red.axis is None:
                 self.emit(f"{name} = np.full({tuple(shape)}, {name})", indent, red.node)
+                return
+            if red.ndim > 2:
+                self.emit(f"{name} = np.expand_dims({name}, {red.axis})", indent, red.node)
                 return
             shape[1 - red.axis] = -1
             self.emit(f"{name} = {name}.reshape({tuple(shape)})", indent, red.node)

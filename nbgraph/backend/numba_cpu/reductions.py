@@ -1,7 +1,7 @@
 """Which reductions the CPU backend computes in NumPy's own summation order.
 
 ``sum``, ``mean``, ``var``, ``std``, ``max`` and ``min`` of real arrays, over the whole
-array, the first axis or the last axis of a 2-d array, are lowered to generated kernels
+array, its first axis or its last axis, are lowered to generated kernels
 (``kernels.py``) that add in NumPy's pairwise order and may compute their input element
 by element (``np.sum(x * x, axis=1)`` reads ``x`` once and writes no temporary).
 """
@@ -42,6 +42,17 @@ class Reduction:
     @property
     def ndim(self) -> int:
         return self.source.type.ndim
+
+    @property
+    def along(self) -> str:
+        """The ``array_reductions`` function computing it: of the ``whole`` array, its
+        ``rows`` (last axis) or ``columns`` (first axis), or, above 2-d, its
+        ``last_axis`` or ``first_axis``."""
+        if self.axis is None:
+            return "whole"
+        if self.ndim > 2:
+            return "first_axis" if self.axis == 0 else "last_axis"
+        return "columns" if self.axis == 0 else "rows"
 
     @property
     def accumulator(self) -> np.dtype:
@@ -95,6 +106,6 @@ def reduction(node: Node) -> Reduction | None:
         axis %= source.ndim
         if source.ndim == 1:
             axis = None
-        elif source.ndim != 2:
+        elif axis not in (0, source.ndim - 1):
             return None
     return Reduction(node, node.inputs[0], method, axis, keepdims, ddof)
