@@ -58,6 +58,14 @@ def row_norms_jax(x):
     return jnp.sqrt(jnp.sum(x * x, axis=1))
 
 
+def point_norms(p):
+    return np.sqrt(np.sum(p * p, axis=1))
+
+
+def point_norms_jax(p):
+    return jnp.sqrt(jnp.sum(p * p, axis=1))
+
+
 def standardize_columns(x):
     return (x - x.mean(0)) / x.std(0)
 
@@ -267,6 +275,9 @@ KERNELS: tuple[Kernel, ...] = (
            "np.sum(x, axis=1), np.mean(x, axis=0); 2000x1000 f64"),
     Kernel("row_norms", row_norms, row_norms_jax, lambda s: (_matrix(3000, 1000, 2, s),),
            "np.sqrt(np.sum(x * x, axis=1)); 3000x1000 f64"),
+    Kernel("point_norms", point_norms, point_norms_jax,
+           lambda s: (_matrix(1_000_000, 3, 25, s),),
+           "np.sqrt(np.sum(p * p, axis=1)) of 3-d points: many short rows; 1e6x3 f64"),
     Kernel("standardize_columns", standardize_columns, standardize_columns_jax,
            lambda s: (_matrix(2000, 500, 3, s),),
            "(x - x.mean(0)) / x.std(0); 2000x500 f64"),

@@ -136,12 +136,19 @@ def test_fortran_ordered_arrays_are_summed_in_memory_order():
     same_bits(*run_both(fused_whole, x))
 
 
-def test_broadcast_operands_match_numpy_bits():
-    def centered(x, m):
-        return np.sum((x - m) ** 2, axis=1), np.mean(x - m[:, 0:1], axis=0), np.sum(x - m)
+def broadcast(x, m, w):
+    return (np.sum((x - m) ** 2, axis=1), np.mean(x - m[:, 0:1], axis=0), np.sum(x - m),
+            np.mean((x - m) ** 2, axis=-1), np.sum(x * w, axis=1), np.max(x - m, axis=1),
+            np.min(x * w, axis=0), np.var(x - m, axis=0), np.std(x * w[None, :], axis=1))
 
-    x = noisy(50 * 300, np.float64, seed=3).reshape(50, 300)
-    same_bits(*run_both(centered, x, x.mean(axis=1, keepdims=True)))
+
+@pytest.mark.parametrize("shape", [(50, 300), (60, 3), (20, 10), (7, 129), (3, 5000)])
+def test_broadcast_operands_match_numpy_bits(shape):
+    """Operands broadcast along rows (a column of means) or columns (weights) are read
+    in place at their own offsets, short rows and long ones alike."""
+    x = noisy(int(np.prod(shape)), np.float64, seed=3).reshape(shape)
+    w = noisy(shape[1], np.float64, seed=4)
+    same_bits(*run_both(broadcast, x, x.mean(axis=1, keepdims=True), w))
 
 
 def test_float32_sums_at_scale_are_numpy_s():

@@ -98,6 +98,32 @@ class Operands:
         return " and ".join(f"pairwise.rows_contiguous(a{k})" for k, _ in self.arrays()) \
             or "True"
 
+    def in_place_test(self) -> str:
+        """The run-time test for reading 2-d results' elements in place (``in_place``):
+        every array operand C-contiguous."""
+        return " and ".join(f"pairwise.is_c(a{k})" for k, _ in self.arrays()) or "True"
+
+    def in_place_setup(self) -> Lines:
+        """Before a loop over rows: each operand's memory ``f{k}``, the step ``r{k}``
+        between its rows and ``t{k}`` between its columns (0 along a broadcast axis)."""
+        lines = []
+        for k, node in self.arrays():
+            rows = f"a{k}.shape[1] if a{k}.shape[0] != 1 else 0" if node.type.ndim == 2 else "0"
+            lines += [f"f{k} = pairwise.flat(a{k})", f"r{k} = np.uint64({rows})",
+                      f"t{k} = np.uint64(1 if a{k}.shape[-1] != 1 else 0)"]
+        return lines
+
+    def in_place_row(self, index: str) -> Lines:
+        """In the loop over rows: ``o{k}``, where operand k's row ``index`` starts."""
+        return [f"o{k} = np.uint64({index}) * r{k}" for k, _ in self.arrays()]
+
+    def in_place(self, index: str) -> Callable[[int, Node], str]:
+        """Operand elements at column ``index`` of the current row, read in place: no
+        view per row, whose reference counting costs more than a short row's work
+        (unsigned indices: no negative-index checks, and LLVM vectorizes the loop for
+        the step 1 it tests for at run time)."""
+        return lambda k, node: f"f{k}[o{k} + np.uint64({index}) * t{k}]"
+
     def rows_setup(self) -> Lines:
         """Before the loop over rows: 1-d operands as rows, row buffers for 2-d operands
         broadcast along their rows."""
@@ -227,8 +253,11 @@ class KernelWriter:
         """
         ops = Operands(self.lowering, group, red.source)
         body = [*ops.shape(), f"zero = {self.lowering.literal(red.accumulator)}(0)"]
-        test = ops.rows_test() if red.axis is not None else (
-            f"({ops.flat_test()}) or ({ops.flat_test('f')})" if ops.flat_test() else "False")
+        if red.axis is None:
+            flat = ops.flat_test()
+            test = f"({flat}) or ({ops.flat_test('f')})" if flat else "False"
+        else:
+            test = ops.rows_test() if red.axis == 1 else ops.in_place_test()
         materialize = f"{self.elementwise(group)}({', '.join(ops.params)})"
         body += [f"if not ({test}):", f"    return {self.shared(red, materialize)}"]
         if red.axis is None:
@@ -348,25 +377,21 @@ class KernelWriter:
         views = [f"r{k}" if _rank(i) else f"a{k}" for k, i in enumerate(ops.inputs)]
         return [f"out = np.empty(n0, {dtype})", *self._buffer(red, "n1"),
                 f"plan = pairwise.tree_plan(n1 if n1 <= {LEAF} else 0)",
-                *self._flat_rows(red, ops), *ops.rows_setup(),
+                *self._rows_in_place(red, ops), *ops.rows_setup(),
                 "for i0 in range(n0):", *_indent(ops.row("i0")),
                 *_indent(self._statistic(red, ops, views, "n1", "out[i0]", planned=True)),
                 "return out"]
 
-    def _flat_rows(self, red: Reduction, ops: Operands) -> Lines:
-        """Rows of C-contiguous operands up to ``LEAF`` long: read from the operands'
-        memory at a row's offset and summed by ``plan``, with no per-row views or calls
-        (their reference counting costs more than a short row's sum); var and std take
-        a second pass over the rows, each pass with one sum per row (two in one loop
-        keep Numba from pruning the reference counting)."""
-        flat = ops.flat_test()
-        if flat is None:
-            return []
+    def _rows_in_place(self, red: Reduction, ops: Operands) -> Lines:
+        """Rows up to ``LEAF`` long of C-contiguous operands (``Operands.in_place``),
+        each computed into ``buf`` and summed by ``plan``; var and std take a second
+        pass over the rows: with two sums per row in one loop, Numba keeps the reference
+        counting it otherwise prunes."""
         dtype = self.lowering.literal(red.node.type.dtype)
-        lines, expr = ops.element(lambda k, node: f"f{k}[base + np.uint64(i)]")
+        lines, expr = ops.element(ops.in_place("i"))
 
         def fill(value: Lines) -> Lines:
-            return ["for i0 in range(n0):", "    base = np.uint64(i0) * np.uint64(n1)",
+            return ["for i0 in range(n0):", *_indent(ops.in_place_row("i0")),
                     "    for i in range(n1):", *_indent(lines, 2), *_indent(value, 2)]
 
         if red.method in EXTREMES:
@@ -383,33 +408,29 @@ class KernelWriter:
                 passes += [*fill([f"d = ({expr}) - out[i0]", "buf[i] = d * d"]), total,
                            f"    v = {variance}",
                            f"    out[i0] = {'np.sqrt(v)' if red.method == 'std' else 'v'}"]
-        return [f"if 0 < n1 <= {LEAF} and {flat}:", *_indent(ops.flat_setup()),
-                *_indent(passes), "    return out"]
+        return [f"if 0 < n1 <= {LEAF} and {ops.in_place_test()}:",
+                *_indent(ops.in_place_setup()), *_indent(passes), "    return out"]
 
     def _reduce_columns(self, red: Reduction, ops: Operands) -> Lines:
-        """Along the first axis of a 2-d operand: rows added one after the other (what
-        NumPy does for a C-contiguous array)."""
+        """Along the first axis of a 2-d result of C-contiguous operands (read in place):
+        rows added one after the other (what NumPy does for a C-contiguous array)."""
         dtype = self.lowering.literal(red.node.type.dtype)
         acc = self.lowering.literal(red.accumulator)
-        lines, expr = ops.element(lambda k, node: f"r{k}[i1]")
+        lines, expr = ops.element(ops.in_place("i1"))
 
-        def accumulate(value: Lines) -> Lines:
-            return ["for i0 in range(n0):", *_indent(ops.row("i0")),
+        def accumulate(value: Lines, rows: str = "range(n0)") -> Lines:
+            return [f"for i0 in {rows}:", *_indent(ops.in_place_row("i0")),
                     "    for i1 in range(n1):", *_indent(lines, 2), *_indent(value, 2)]
 
+        body = [*ops.in_place_setup(), f"out = np.empty(n1, {dtype})"]
         if red.method in EXTREMES:
             better = REPLACES[red.method]
-            first, _ = ops.element(lambda k, node: f"r{k}[i1]")
-            return [*ops.rows_setup(), f"out = np.empty(n1, {dtype})",
-                    "if n0 == 0 and n1 != 0:",  # NumPy's error for an empty reduction
+            return [*body, "if n0 == 0 and n1 != 0:",  # NumPy's error for an empty reduction
                     f"    array_reductions.extreme(out, 0, 0, {CODES[red.method]})",
-                    *ops.row("0"), "for i1 in range(n1):",
-                    *_indent(first), f"    out[i1] = {expr}", "for i0 in range(1, n0):",
-                    *_indent(ops.row("i0")), "    for i1 in range(n1):", *_indent(lines, 2),
-                    f"        v = {expr}", f"        if v {better} out[i1] or v != v:",
-                    "            out[i1] = v", "return out"]
-        body = [*ops.rows_setup(), f"s = np.zeros(n1, {acc})", *accumulate([f"s[i1] += {expr}"]),
-                f"out = np.empty(n1, {dtype})"]
+                    *accumulate([f"out[i1] = {expr}"], "range(min(n0, 1))"),
+                    *accumulate([f"v = {expr}", f"if v {better} out[i1] or v != v:",
+                                 "    out[i1] = v"], "range(1, n0)"), "return out"]
+        body += [f"s = np.zeros(n1, {acc})", *accumulate([f"s[i1] += {expr}"])]
         if red.method == "sum":
             return [*body, "out[:] = s", "return out"]
         mean = f"{dtype}(np.float64(s[i1]) / np.float64(n0))"
