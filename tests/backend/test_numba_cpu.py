@@ -155,6 +155,26 @@ def test_broadcasting_and_strided_inputs(shapes):
     np.testing.assert_allclose(g(a, a, a), fused(a, a, a))
 
 
+def centered_and_scaled(x, column, row):
+    return (x - column) * row + 1.0
+
+
+@pytest.mark.parametrize("n0, n1", [(5000, 3), (40, 130), (3, 1), (1, 7), (0, 4), (4, 0)])
+def test_2d_broadcasting_gives_numpys_values_exactly(n0, n1):
+    """C-contiguous operands are read in place at their own offsets (a step of 0 along
+    a broadcast axis); Fortran-ordered ones and rows with gaps take the general loops."""
+    rng = np.random.default_rng(n0 + n1)
+    x = rng.standard_normal((n0, n1))
+    g = ng.function(centered_and_scaled)
+    for args in [(x, rng.standard_normal((n0, 1)), rng.standard_normal(n1)),
+                 (x, rng.standard_normal((1, n1)), rng.standard_normal((n0, 1))),
+                 (np.asfortranarray(x), 2.0, rng.standard_normal((1, 1))),
+                 (np.pad(x, 1)[1:-1, 1:-1], rng.standard_normal((n0, 1)), 0.5)]:
+        eager, graph = centered_and_scaled(*args), g(*args)
+        assert (eager.dtype, eager.shape) == (graph.dtype, graph.shape)
+        assert np.array_equal(eager, graph)
+
+
 def test_transcendental_groups_give_numpys_values():
     g = ng.function(transcendental)
     for size in (10, 50_000):  # per element, and by NumPy blocks

@@ -6,10 +6,14 @@ kernel picks its loop at run time:
 
 * **flat**: every array operand is C-contiguous with the result's shape — one loop over
   plain ``x[i]``;
-* **rows** (2-d results): operands whose rows are contiguous — one loop per row, an
-  operand broadcast along the row being spread into a small row buffer first;
+* **in place** (2-d results): C-contiguous operands, any of them broadcast — one loop
+  per row reading each operand at its own row offset and column step (0 where it
+  broadcasts);
 * **general**: any shapes and strides, NumPy's broadcasting rules (ValueError where
   shapes do not broadcast).
+
+Row reductions longer than ``LEAF`` (or of operands with gaps between their rows) take
+each row as a 1-d view; a view per row is cheap only for long rows.
 
 Reductions add in NumPy's pairwise order (``pairwise.py``), computing their operand
 element by element when it is a fused group, so ``np.sum(x * x, axis=1)`` reads ``x``
@@ -138,18 +142,16 @@ class Operands:
                 lines.append(f"b{k} = np.empty(n1 if a{k}.shape[1] == 1 else 0, a{k}.dtype)")
         return lines
 
-    def row(self, index: str, shared: bool = True) -> Lines:
-        """In the loop over rows: ``r{k}`` is operand k's row ``index`` as a 1-d array
-        (``shared``: a broadcast row is spread into the reused row buffer, which rows
-        run in parallel cannot share)."""
+    def row(self, index: str) -> Lines:
+        """In the loop over rows: ``r{k}`` is operand k's row ``index`` as a 1-d array (a
+        row broadcast along itself spread into its row buffer)."""
         lines = []
         for k, node in self.arrays():
             if node.type.ndim != 2:
                 continue
             lines += [f"q{k} = {index} if a{k}.shape[0] != 1 else 0",
                       f"if a{k}.shape[1] == 1 and n1 != 1:",
-                      *([f"    b{k}[:] = a{k}[q{k}, 0]", f"    r{k} = b{k}"] if shared
-                        else [f"    r{k} = np.full(n1, a{k}[q{k}, 0])"]),
+                      f"    b{k}[:] = a{k}[q{k}, 0]", f"    r{k} = b{k}",
                       "else:",
                       f"    r{k} = pairwise.flat(a{k}[q{k}])"]
         return lines
@@ -215,12 +217,13 @@ class KernelWriter:
                      *_indent(loop("i", "o.size", parallel)), *_indent(lines, 2),
                      f"        o[i] = {expr}", "    return out"]
         if ops.ndim == 2:
-            lines, expr = ops.element(lambda k, node: f"r{k}[i1]")
-            body += [f"if {ops.rows_test()}:", *_indent(ops.rows_setup()),
-                     *_indent(loop("i0", "n0", parallel)),
-                     *_indent(ops.row("i0", not parallel), 2),
-                     "        o = out[i0]", "        for i1 in range(n1):",
-                     *_indent(lines, 3), f"            o[i1] = {expr}", "    return out"]
+            lines, expr = ops.element(ops.in_place("i1"))
+            body += [f"if {ops.in_place_test()}:", *_indent(ops.in_place_setup()),
+                     "    o = out.reshape(out.size)", *_indent(loop("i0", "n0", parallel)),
+                     *_indent(ops.in_place_row("i0"), 2),
+                     "        base = np.uint64(i0) * np.uint64(n1)",
+                     "        for i1 in range(n1):", *_indent(lines, 3),
+                     f"            o[base + np.uint64(i1)] = {expr}", "    return out"]
         target = ", ".join(f"i{j}" for j in range(ops.ndim))
 
         def store(access: Callable[[int, Node], str]) -> Lines:
