@@ -171,11 +171,23 @@ def statistic(f, start, n, zero, method, ddof, converts, cell, buf, ws):
     s = flat_sum(f, start, n, zero, converts, ws[2], ws[3], buf)
     if method == SUM:
         return s
-    cell[0] = np.float64(s) / np.float64(n)
+    shift = _mean(s, n, cell)
     if method == MEAN:
-        return cell[0]
-    shift = cell[0]
+        return shift
     squares = zero + squared_deviations(f, start, n, shift, zero, buf, ws)
+    return _spread(squares, n, ddof, method, cell)
+
+
+@njit(cache=True, inline="always")
+def _mean(s, n, cell):
+    """The mean from the sum, in the result's type (``cell``'s), as NumPy divides."""
+    cell[0] = np.float64(s) / np.float64(n)
+    return cell[0]
+
+
+@njit(cache=True, inline="always")
+def _spread(squares, n, ddof, method, cell):
+    """var (or std) from the summed squared deviations, as NumPy divides them."""
     cell[0] = np.float64(squares) / np.float64(max(n - ddof, 0))
     if method == STD:
         cell[0] = np.sqrt(cell[0])
@@ -239,19 +251,15 @@ def _planned_statistic(f, start, n, zero, method, ddof, converts, cell, buf, pla
         s = zero + planned_sum(f, start, plan, zero, stack)
     if method == SUM:
         return s
-    cell[0] = np.float64(s) / np.float64(n)
+    shift = _mean(s, n, cell)
     if method == MEAN:
-        return cell[0]
-    shift = cell[0]
+        return shift
     run = f[start:start + n]  # indexed from 0: the loop vectorizes
     for j in range(n):
         d = run[j] - shift
         buf[j] = d * d
     squares = zero + planned_sum(buf, 0, plan, zero, stack)
-    cell[0] = np.float64(squares) / np.float64(max(n - ddof, 0))
-    if method == STD:
-        cell[0] = np.sqrt(cell[0])
-    return cell[0]
+    return _spread(squares, n, ddof, method, cell)
 
 
 @njit(cache=True)
