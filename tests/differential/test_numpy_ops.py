@@ -572,3 +572,22 @@ def softmax(x):
 @pytest.mark.parametrize("x", [VEC, MAT, F32], ids=["vec", "mat", "f32"])
 def test_softmax(x):
     check(softmax, x)
+
+
+ROUNDING_EDGES = np.array([-0.0, 0.0, -0.4, -0.5, 0.5, 1.5, 2.5, -2.5, 0.49999999999999994,
+                           -0.49999999999999994, 4503599627370497.0, -4503599627370497.0,
+                           2.0 ** 60 + 2048.0, 1e300, -np.inf, np.inf, np.nan, -7.25])
+
+
+def rounding_printed(x):
+    print(np.floor(x), np.ceil(x), np.trunc(x))
+    print(np.rint(x), np.round(x), np.round(x, 1))
+    return np.rint(x * 0.5)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_rounding_keeps_the_sign_of_zero_and_large_values(dtype):
+    """Printed, so -0.0 against 0.0 shows: NumPy keeps the input's sign on a zero result
+    (trunc(-0.5), ceil(-0.5), rint(-0.4) are -0.0), and floats past 2**52 are integers."""
+    with np.errstate(all="ignore"):
+        check(rounding_printed, ROUNDING_EDGES.astype(dtype))

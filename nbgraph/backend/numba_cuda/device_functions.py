@@ -116,12 +116,16 @@ def rad2deg(x):
     return x * (180.0 / math.pi)
 
 
+_INTEGRAL = 4503599627370496.0  # 2**52: floats this large are integers
+
+
 @_device
 def trunc(x):
-    """Toward zero, as a float (math.trunc gives an int); inf and NaN kept."""
-    if x != x or abs(x) >= 4503599627370496.0:  # 2**52: already an integer
+    """Toward zero, as a float (math.trunc gives an int); inf and NaN kept, and the sign
+    of a zero result (``trunc(-0.5)`` is -0.0, as NumPy's)."""
+    if x != x or abs(x) >= _INTEGRAL:
         return x
-    return x - math.fmod(x, 1.0)
+    return math.copysign(x - math.fmod(x, 1.0), x)
 
 
 @_device
@@ -138,11 +142,16 @@ def ceil(x):
 
 @_device
 def rint(x):
-    """Round half to even, as np.rint and np.round."""
-    r = floor(x + 0.5)
-    if r - x == 0.5 and math.fmod(r, 2.0) != 0:
-        r -= 1.0
-    return r
+    """Round half to even, as np.rint and np.round, the sign of a zero result kept
+    (``rint(-0.4)`` is -0.0).  From the truncation and its exact remainder: adding 0.5
+    first would round twice (0.49999999999999994 + 0.5 is 1.0)."""
+    if x != x or abs(x) >= _INTEGRAL:
+        return x
+    t = trunc(x)
+    rest = abs(x - t)
+    if rest > 0.5 or (rest == 0.5 and math.fmod(t, 2.0) != 0):
+        t += math.copysign(1.0, x)
+    return t
 
 
 @_device
