@@ -29,17 +29,51 @@ def cache_dir() -> Path:
 
 
 @functools.cache
+def _backend_digest() -> str:
+    """A hash of the backends' source files."""
+    backend = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.rglob("*.py")):
+        backend.update(path.read_bytes())
+    return backend.hexdigest()
+
+
+@functools.cache
 def _versions() -> str:
     """What compiled code depends on besides its own source: the versions, and the
     backend's own compiled functions that generated code calls (Numba links their
     machine code into each cached graph, so a change to them must not load old code)."""
     from .. import __version__
 
-    backend = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.rglob("*.py")):
-        backend.update(path.read_bytes())
     return (f"{sys.version}|{np.__version__}|{numba.__version__}|{__version__}|"
-            f"{backend.hexdigest()}")
+            f"{_backend_digest()}")
+
+
+_STAMP = "nbgraph-backend.digest"
+
+
+def forget_stale_shared_code(root: Path = Path(__file__).parent) -> None:
+    """Delete the backends' own Numba disk cache (below ``root``) when any backend
+    source has changed.
+
+    Numba keys a cached function by its own file only, but a shared reduction links in
+    the helpers of other files (``pairwise.py``): after an update of those alone it
+    would load their old machine code."""
+    digest = _backend_digest()
+    for folder in root.rglob("__pycache__"):
+        stamp = folder / _STAMP
+        try:
+            if stamp.read_text() == digest:
+                continue
+        except OSError:
+            pass
+        try:
+            for cached in [*folder.glob("*.nbi"), *folder.glob("*.nbc")]:
+                cached.unlink(missing_ok=True)
+            tmp = stamp.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(digest)
+            tmp.replace(stamp)
+        except OSError:  # a read-only install: Numba caches elsewhere, by its own rules
+            continue
 
 
 def _holds(path: Path, text: str) -> bool:

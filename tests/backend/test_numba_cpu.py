@@ -266,3 +266,27 @@ def test_a_new_process_loads_the_compiled_graph_from_disk(tmp_path):
             for _ in range(2)]
     assert runs[0] == {"hits": 0, "misses": 1}
     assert runs[1] == {"hits": 1, "misses": 0}
+
+
+def test_the_shared_numba_cache_is_forgotten_when_a_backend_source_changes(tmp_path):
+    """Numba keys a cached function by its own file; the backends' shared functions link
+    in helpers of other files, so a change to any backend source drops them all."""
+    from nbgraph.backend import generated
+
+    cache = tmp_path / "numba_cpu" / "__pycache__"
+    cache.mkdir(parents=True)
+    stale = [cache / "array_reductions.rows-214.py311.nbi",
+             cache / "array_reductions.rows-214.py311.1.nbc"]
+    for path in stale:
+        path.write_bytes(b"old machine code")
+    (cache / "array_reductions.cpython-311.pyc").write_bytes(b"bytecode")
+    (cache / "nbgraph-backend.digest").write_text("the digest of other sources")
+    generated.forget_stale_shared_code(tmp_path)
+    assert not any(path.exists() for path in stale)
+    assert (cache / "array_reductions.cpython-311.pyc").exists()
+    digest = (cache / "nbgraph-backend.digest").read_text()
+    assert digest == generated._backend_digest()
+    # Unchanged sources: what Numba caches from now on stays.
+    stale[0].write_bytes(b"new machine code")
+    generated.forget_stale_shared_code(tmp_path)
+    assert stale[0].read_bytes() == b"new machine code"
