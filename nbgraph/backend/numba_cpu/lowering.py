@@ -32,7 +32,7 @@ from ...graph.types import (
     TupleType,
     type_of,
 )
-from . import python_ints
+from . import numpy_loops, python_ints
 from .chunked import SMALL, make_chunked
 from .fusion import Group, count_uses, find_groups, is_float_clip, is_select, small_power
 from .kernels import KernelWriter
@@ -47,6 +47,10 @@ _ARRAY_DIVISION = {operator.truediv: "np.true_divide", operator.floordiv: "np.fl
                    operator.mod: "np.remainder", operator.pow: "np.power"}
 _MATH_OVERFLOWS = frozenset({"exp", "exp2", "expm1", "cosh", "sinh", "gamma", "lgamma",
                              "ldexp", "pow", "hypot", "fsum"})
+# Signed integer operations generated as ``wrapping``'s (a negation is 0 - x).
+_WRAPPING = {operator.add: ("add", 2), np.add: ("add", 2), operator.sub: ("sub", 2),
+             np.subtract: ("sub", 2), operator.mul: ("mul", 2), np.multiply: ("mul", 2),
+             operator.neg: ("sub", 1), np.negative: ("sub", 1)}
 _NATIVE_SCALARS = {np.dtype(t) for t in (np.float64, np.int64, np.bool_, np.complex128)}
 
 
@@ -181,7 +185,7 @@ class Lowering:
             "from numba import njit, objmode, prange, types",
             "from numba.typed import List",
             "from nbgraph.backend.numba_cpu import array_reductions, complex_powers, helpers",
-            "from nbgraph.backend.numba_cpu import pairwise",
+            "from nbgraph.backend.numba_cpu import numpy_loops, pairwise, wrapping",
             "",
             *(line for cb in self.callbacks for line in ("", *cb.splitlines(), "")),
             "",
@@ -439,6 +443,19 @@ class Lowering:
         args, kwargs = self._args(call, inputs)
         if is_elementwise(fn):
             args = self._weak_operands(node, args)
+        wraps, arity = _WRAPPING.get(fn, (None, 0))
+        if wraps is not None and node.type.dtype.kind == "i" and not kwargs and \
+                len(args) == arity and (per_element or _numpy_scalar_result(node)):
+            # NumPy wraps around; Numba's "no signed wrap" lets LLVM assume no overflow.
+            dtype = self.literal(node.type.dtype)
+            operands = [f"{dtype}({a})" for a in (["0", *args] if arity == 1 else args)]
+            return f"wrapping.{wraps}({', '.join(operands)})"
+        ufunc = np.power if fn is operator.pow and per_element else fn  # arrays' ** is a ufunc
+        if not kwargs and (per_element or _numpy_scalar_result(node)) and \
+                numpy_loops.supports(ufunc, node.type.dtype) and len(args) == ufunc.nin:
+            # NumPy's own SIMD loop, not the C library's function: NumPy's last bits.
+            dtype = self.literal(node.type.dtype)
+            return f"numpy_loops.{ufunc.__name__}({', '.join(f'{dtype}({a})' for a in args)})"
         if fn in (operator.pow, np.power) and node.type.dtype.kind == "c" and \
                 len(args) == 2 and not kwargs:
             # NumPy and Python multiply for integer exponents, Numba takes logarithms.

@@ -39,6 +39,10 @@ REFUSALS: dict[str, Refusal] = {
         r"sort|argsort|partition|unique) on",
         "sorting and selection have no GPU kernel", "return np.median(x)",
         np.array([3.0, 1.0, 2.0])),
+    "element moves": Refusal(
+        r"cannot run np\.(roll|flip|diff|outer) on",
+        "np.roll, np.flip, np.diff and np.outer (elements moved or paired across "
+        "positions) have no GPU kernel", "return np.roll(x, 1)", np.array([1.0, 2.0, 3.0])),
     "lists": Refusal(
         r"cannot run (list_append|list_to_array) on \(list",
         "Python lists grown in graph loops live on the host",
