@@ -36,7 +36,11 @@ class Interpreter:
                  writes_in_place: bool = False) -> None:
         self.graph = graph
         self.deadline = deadline  # time.monotonic() after which loops give up
-        self.in_place = _array_updates(Ownership(graph).in_place) if writes_in_place else set()
+        ownership = Ownership(graph) if writes_in_place else None
+        self.in_place = _array_updates(ownership.in_place) if ownership else set()
+        # Loop states that start from a value still used elsewhere: copied on entry, as
+        # the compiled backends copy them, before the loop writes into them.
+        self.copy_on_entry = ownership.copy_on_entry if ownership else set()
 
     def prepare(self, args: Sequence[Any]) -> None:
         """Nothing to compile: nodes run as they are."""
@@ -73,7 +77,9 @@ class Interpreter:
             return tuple(self._region(then if env[node.inputs[0]] else other, (), env))
         if op is Op.WHILE:
             test, body = node.arg
-            state = [env[i] for i in node.inputs]
+            state = [env[i].copy() if (node, k) in self.copy_on_entry and
+                     isinstance(env[i], np.ndarray) else env[i]
+                     for k, i in enumerate(node.inputs)]
             completed = 0
             try:
                 while self._region(test, state, env)[0]:

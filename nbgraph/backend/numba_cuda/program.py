@@ -42,7 +42,7 @@ from .device import as_device, check_available, cuda, is_device_array
 from .elementwise import Elementwise
 from .layout import contiguous
 from .reductions import reduce
-from .rules import METHOD_RULES, RULES
+from .rules import METHOD_RULES, RULES, copy_of
 from .scalar_ops import UnsupportedElement, supported
 from .steps import Env, Step, is_array, merge, mover
 
@@ -245,8 +245,14 @@ class CudaGraph:
         carry = self._movers(list(body.results), tuple(places))
         read = self._reader(test.results[0])
 
+        # States that start from a value still used elsewhere: copied before the loop
+        # writes into them.
+        copied = {k for k in range(len(node.inputs)) if (node, k) in self.ownership.copy_on_entry}
+
         def loop(env: Env) -> None:
             state = [move(env.get(i)) for move, i in zip(enter, node.inputs)]
+            state = [copy_of(v) if k in copied and is_device_array(v) else v
+                     for k, v in enumerate(state)]
             completed = 0
             try:
                 while test_plan.run(env, state) and read(env):

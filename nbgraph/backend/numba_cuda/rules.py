@@ -127,7 +127,7 @@ def _setitem(program: Program, node: Node) -> Step | None:
 
     def setitem(env: Env) -> None:
         holes = [read(env) for read in readers]
-        array = holes[0] if in_place else _copy(holes[0])
+        array = holes[0] if in_place else copy_of(holes[0])
         assign(views.index(array, fill(key_template, holes)), fill(value_template, holes))
         env[node] = array
     return setitem
@@ -159,7 +159,8 @@ def _assigner(program: Program, node: Node, value: Node | None, template: Any
     return assign
 
 
-def _copy(array: Any) -> Any:
+def copy_of(array: Any) -> Any:
+    """A new device array with ``array``'s elements."""
     out = cuda().device_array(array.shape, array.dtype)
     if array.size:
         source = contiguous(array)
@@ -285,7 +286,7 @@ def _masked_setitem(program: Program, node: Node, mask: Node, value: Node | None
     program.on_device[node] = True
 
     def setitem(env: Env) -> None:
-        array = env[target] if in_place else _copy(env[target])
+        array = env[target] if in_place else copy_of(env[target])
         item = env[value] if value is not None else template
         if tuple(env[mask].shape) != tuple(array.shape):
             raise IndexError("boolean index did not match indexed array")
@@ -436,7 +437,7 @@ RULES: dict[Callable, Callable[[Program, Node], Step | None]] = {
     np.reshape: _view(lambda a, args, kw: _reshape(a, args, kw)),
     np.ravel: _view(lambda a, args, kw: views.reshape(a, -1)),
     np.transpose: _view(lambda a, args, kw: views.transpose(a, args[0] if args else None)),
-    np.copy: _view(lambda a, args, kw: _copy(a)),
+    np.copy: _view(lambda a, args, kw: copy_of(a)),
     np.ascontiguousarray: _view(lambda a, args, kw: contiguous(a)),
     np.count_nonzero: _count_nonzero,
     np.cumsum: _cumulative,
@@ -455,8 +456,8 @@ RULES: dict[Callable, Callable[[Program, Node], Step | None]] = {
 METHOD_RULES: dict[str, Callable[[Program, Node], Step | None]] = {
     "reshape": _view(lambda a, args, kw: _reshape(a, *_method_args(args, kw))),
     "ravel": _view(lambda a, args, kw: views.reshape(a, -1)),
-    "flatten": _view(lambda a, args, kw: _copy(views.reshape(a, -1))),
-    "copy": _view(lambda a, args, kw: _copy(a)),
+    "flatten": _view(lambda a, args, kw: copy_of(views.reshape(a, -1))),
+    "copy": _view(lambda a, args, kw: copy_of(a)),
     "transpose": _view(lambda a, args, kw: views.transpose(
         a, tuple(args[1:]) if len(args) > 1 else None)),
     "dot": _matmul,
