@@ -627,3 +627,12 @@ def test_transcendental_functions_give_numpys_last_bits(dtype):
     for _ in range(4):
         check(transcendental_printed, rng.uniform(-4, 4, 7).astype(dtype),
               dtype(rng.uniform(0.1, 4)))
+
+
+def rounded_integers(x):
+    return np.floor(x), np.ceil(x).astype(np.float64), np.trunc(x) + 1, np.rint(x)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32])  # (np.rint of uint8 is float16)
+def test_rounding_integers_gives_them_back(dtype):
+    check(rounded_integers, np.array([0, 1, 7, 100], dtype=dtype))

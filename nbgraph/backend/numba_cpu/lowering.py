@@ -450,20 +450,19 @@ class Lowering:
             dtype = self.literal(node.type.dtype)
             operands = [f"{dtype}({a})" for a in (["0", *args] if arity == 1 else args)]
             return f"wrapping.{wraps}({', '.join(operands)})"
-        ufunc = np.power if fn is operator.pow and per_element else fn  # arrays' ** is a ufunc
+        # ** of arrays is np.power, and NumPy's complex scalars power as it does (its float
+        # scalars call the C library's pow, as Numba does).
+        ufunc = np.power if fn is operator.pow and (
+            per_element or node.type.dtype.kind == "c") else fn
         if not kwargs and (per_element or _numpy_scalar_result(node)) and \
                 numpy_loops.supports(ufunc, node.type.dtype) and len(args) == ufunc.nin:
             # NumPy's own SIMD loop, not the C library's function: NumPy's last bits.
             dtype = self.literal(node.type.dtype)
             return f"numpy_loops.{ufunc.__name__}({', '.join(f'{dtype}({a})' for a in args)})"
-        if fn in (operator.pow, np.power) and node.type.dtype.kind == "c" and \
-                len(args) == 2 and not kwargs:
-            # NumPy and Python multiply for integer exponents, Numba takes logarithms.
-            if per_element or _numpy_scalar_result(node):
-                dtype = self.literal(node.type.dtype)
-                return f"complex_powers.numpy_power({dtype}({args[0]}), {dtype}({args[1]}))"
-            if node.type.ndim == 0:
-                return f"complex_powers.python_power(complex({args[0]}), complex({args[1]}))"
+        if fn is operator.pow and node.type.dtype.kind == "c" and len(args) == 2 and \
+                node.type.ndim == 0 and not kwargs:
+            # Python multiplies for integer exponents, Numba takes logarithms.
+            return f"complex_powers.python_power(complex({args[0]}), complex({args[1]}))"
         if fn in (np.maximum, np.minimum) and node.type.dtype.kind == "f" and \
                 len(args) == 2 and not kwargs and (per_element or node.type.ndim == 0):
             # Of two equal values (signed zeros) NumPy keeps the second, Numba the first.

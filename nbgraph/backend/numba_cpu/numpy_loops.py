@@ -35,24 +35,31 @@ class _UFunc(ctypes.Structure):
                 ("reserved1", ctypes.c_int), ("name", ctypes.c_char_p)]
 
 
-def _register(ufunc: np.ufunc, code: str) -> str | None:
-    """The LLVM name of ``ufunc``'s loop taking and giving ``code`` ('f' or 'd') values,
-    registered; None where NumPy has none that needs no extra data."""
+def _register(ufunc: np.ufunc, code: str) -> tuple[str, str | None] | None:
+    """The LLVM names of ``ufunc``'s loop taking and giving ``code`` values ('f', 'd',
+    'F' or 'D') and of the data NumPy passes it (None: none), registered; None where
+    NumPy has no such loop."""
     signature = code * ufunc.nin + "->" + code
     if signature not in ufunc.types:
         return None
     table = _UFunc.from_address(id(ufunc))
     k = ufunc.types.index(signature)  # the loop NumPy's type resolution picks
-    if table.ntypes != len(ufunc.types) or table.data[k] or not table.functions[k]:
+    if table.ntypes != len(ufunc.types) or not table.functions[k]:
         return None
     name = f"nbgraph_numpy_{ufunc.__name__}_{code}"
     binding.add_symbol(name, table.functions[k])
-    return name
+    if not table.data[k]:
+        return name, None
+    # The generic loops NumPy uses for complex numbers take the function as their data.
+    binding.add_symbol(f"{name}_data", table.data[k])
+    return name, f"{name}_data"
 
 
-def _call(symbol: str, dtype: types.Float, nin: int) -> Callable:
-    """An intrinsic applying the loop named ``symbol`` to ``nin`` values of ``dtype``:
-    a loop over one element, each operand's pointer in its slot."""
+def _call(symbols: tuple[str, str | None], dtype: types.Number, nin: int) -> Callable:
+    """An intrinsic applying the loop named ``symbols[0]`` (with the data named
+    ``symbols[1]``) to ``nin`` values of ``dtype``: a loop over one element, each
+    operand's pointer in its slot."""
+    symbol, data_symbol = symbols
 
     def codegen(context, builder, signature, args):
         byte_pointer = ir.IntType(8).as_pointer()
@@ -60,6 +67,10 @@ def _call(symbol: str, dtype: types.Float, nin: int) -> Callable:
         loop = cgutils.get_or_insert_function(builder.module, ir.FunctionType(
             ir.VoidType(), [byte_pointer.as_pointer(), size.as_pointer(),
                             size.as_pointer(), byte_pointer]), symbol)
+        data = ir.Constant(byte_pointer, None)
+        if data_symbol is not None:  # the symbol's address is the data
+            data = builder.module.globals.get(data_symbol) or ir.GlobalVariable(
+                builder.module, ir.IntType(8), name=data_symbol)
         result = cgutils.alloca_once(builder, context.get_value_type(dtype))
         slots = [cgutils.alloca_once_value(builder, a) for a in args] + [result]
         pointers = cgutils.alloca_once(builder, byte_pointer, size=len(slots))
@@ -69,7 +80,7 @@ def _call(symbol: str, dtype: types.Float, nin: int) -> Callable:
             builder.store(builder.bitcast(slot, byte_pointer), builder.gep(pointers, [at]))
             builder.store(ir.Constant(size, 0), builder.gep(steps, [at]))
         count = cgutils.alloca_once_value(builder, ir.Constant(size, 1))
-        builder.call(loop, [pointers, count, steps, ir.Constant(byte_pointer, None)])
+        builder.call(loop, [pointers, count, steps, data])
         return builder.load(result)
 
     if nin == 1:
@@ -88,12 +99,13 @@ _LOOPS: set[tuple[np.ufunc, np.dtype]] = set()  # what compiled code has NumPy's
 
 
 def _stub(ufunc: np.ufunc) -> Callable | None:
-    """``ufunc`` of float32 or float64 values by NumPy's loop (an overloaded stub)."""
+    """``ufunc`` of float or complex values by NumPy's loop (an overloaded stub)."""
     calls = {}
-    for dtype, code in ((types.float32, "f"), (types.float64, "d")):
-        symbol = _register(ufunc, code)
-        if symbol is not None:
-            calls[dtype] = _call(symbol, dtype, ufunc.nin)
+    for dtype, code in ((types.float32, "f"), (types.float64, "d"), (types.complex64, "F"),
+                        (types.complex128, "D")):
+        symbols = _register(ufunc, code)
+        if symbols is not None:
+            calls[dtype] = _call(symbols, dtype, ufunc.nin)
             _LOOPS.add((ufunc, np.dtype(code)))
     if not calls:
         return None

@@ -60,6 +60,7 @@ _CASTS = frozenset({runtime.coerce, runtime.astype, runtime.retype, float, int, 
 # Functions taking some arguments that are not elementwise operands.
 _SELECTIONS = frozenset({np.where, np.clip})
 _ROUNDS = frozenset({np.round, np.around})
+_INTEGRAL_ROUNDINGS = frozenset({np.floor, np.ceil, np.trunc, np.rint})
 
 
 class UnsupportedElement(Exception):
@@ -162,6 +163,8 @@ def element(node: Node, inputs: list[str], number: int, ranges: list[tuple[str, 
         return cast(out, f"df.int_power({args[0]}, {args[1]}, err, {number})")
     if fn in _FLOAT_FUNCTIONS and out.kind == "f":
         return cast(out, f"{_FLOAT_FUNCTIONS[fn]}({', '.join(args)})")
+    if fn in _INTEGRAL_ROUNDINGS and out.kind in "iub":
+        return cast(out, args[0])  # NumPy rounds integers to themselves
     if fn in _ANY_FUNCTIONS:
         name = _ANY_FUNCTIONS[fn]
         if name in ("-", "+", ""):
