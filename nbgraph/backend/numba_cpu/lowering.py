@@ -47,6 +47,8 @@ _ARRAY_DIVISION = {operator.truediv: "np.true_divide", operator.floordiv: "np.fl
                    operator.mod: "np.remainder", operator.pow: "np.power"}
 _MATH_OVERFLOWS = frozenset({"exp", "exp2", "expm1", "cosh", "sinh", "gamma", "lgamma",
                              "ldexp", "pow", "hypot", "fsum"})
+_UFUNC_OPERATORS = {operator.pow: np.power, operator.floordiv: np.floor_divide,
+                    operator.mod: np.remainder}
 # Signed integer operations generated as ``wrapping``'s (a negation is 0 - x).
 _WRAPPING = {operator.add: ("add", 2), np.add: ("add", 2), operator.sub: ("sub", 2),
              np.subtract: ("sub", 2), operator.mul: ("mul", 2), np.multiply: ("mul", 2),
@@ -451,9 +453,10 @@ class Lowering:
             operands = [f"{dtype}({a})" for a in (["0", *args] if arity == 1 else args)]
             return f"wrapping.{wraps}({', '.join(operands)})"
         # ** of arrays is np.power, and NumPy's complex scalars power as it does (its float
-        # scalars call the C library's pow, as Numba does).
-        ufunc = np.power if fn is operator.pow and (
-            per_element or node.type.dtype.kind == "c") else fn
+        # scalars call the C library's pow, as Numba does); // and % are its ufuncs'.
+        ufunc = _UFUNC_OPERATORS.get(fn, fn)
+        if fn is operator.pow and not per_element and node.type.dtype.kind != "c":
+            ufunc = fn
         if not kwargs and (per_element or _numpy_scalar_result(node)) and \
                 numpy_loops.supports(ufunc, node.type.dtype) and len(args) == ufunc.nin:
             # NumPy's own SIMD loop, not the C library's function: NumPy's last bits.

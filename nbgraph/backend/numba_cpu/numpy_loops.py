@@ -1,4 +1,5 @@
-"""NumPy's own loops for its transcendental ufuncs, called from compiled code.
+"""NumPy's own loops for its transcendental ufuncs (and float ``//`` and ``%``), called
+from compiled code.
 
 NumPy computes ``exp``, ``log``, ``tanh``, ... with its own SIMD implementations, which
 differ from the C library's (what Numba calls) in the last bit for a share of the
@@ -128,8 +129,12 @@ def _stub(ufunc: np.ufunc) -> Callable | None:
     return stub
 
 
-# The transcendental ufuncs, by name: ``numpy_loops.exp(np.float32(x))``.
-for _ufunc in sorted(TRANSCENDENTAL, key=lambda u: u.__name__):
+# NumPy's floor division and remainder of floats: its npy_divmod (infinities, signed
+# zeros), which Numba's differ from.
+_DIVISIONS = frozenset({np.floor_divide, np.remainder})
+
+# The ufuncs, by name: ``numpy_loops.exp(np.float32(x))``.
+for _ufunc in sorted(TRANSCENDENTAL | _DIVISIONS, key=lambda u: u.__name__):
     if _ufunc.nout == 1:
         _function = _stub(_ufunc)
         if _function is not None:
