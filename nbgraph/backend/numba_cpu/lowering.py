@@ -38,7 +38,7 @@ from .fusion import Group, count_uses, find_groups, is_float_clip, is_select, sm
 from .kernels import KernelWriter
 from .order_statistics import RULES as ORDER_STATISTICS
 from .ownership import Ownership, report_copies
-from .reductions import Reduction, reduction
+from .reductions import METHODS, Reduction, reduction
 
 FUNCTION = "graph_function"
 _UNARY = {operator.neg: "-", operator.pos: "+", operator.invert: "~", operator.not_: "not "}
@@ -605,11 +605,21 @@ def _axis_reduction(node: Node) -> tuple[str, int, bool] | None:
     return method, axis, keepdims
 
 
+def _complex_statistic(node: Node) -> bool:
+    """A sum, mean, var or std of complex numbers: Numba's adds in order and divides by
+    zero its own way (the mean of no complex numbers is nan+0j there, nan+nanj in
+    NumPy), so NumPy computes it."""
+    call = node.arg
+    method = call.args[1] if call.fn is call_method else METHODS.get(call.fn)
+    return method in ("sum", "mean", "var", "std") and bool(node.inputs) and isinstance(
+        node.inputs[0].type, TensorType) and node.inputs[0].type.dtype.kind == "c"
+
+
 def _beyond_numba(node: Node) -> bool:
     """What Numba mishandles instead of rejecting: indexing with several advanced
     indices or a boolean mask of more than one dimension; arrays from lists of tuples;
     ``np.clip`` outside a fused kernel (Numba's ignores NaN bounds)."""
-    if node.arg.fn is np.clip:
+    if node.arg.fn is np.clip or _complex_statistic(node):
         return True
     if node.arg.fn is runtime.list_to_array:
         return isinstance(node.inputs[0].type.elem, TupleType)
