@@ -185,6 +185,18 @@ def loop(index: str, extent: str, parallel: bool) -> Lines:
     return [f"for {index}_ in prange({extent}):", f"    {index} = np.int64({index}_)"]
 
 
+def _mean(dtype: str, total: str, size: str) -> str:
+    """NumPy's mean of ``size`` elements adding up to ``total``, in the result's type."""
+    return f"{dtype}(np.float64({total}) / np.float64({size}))"
+
+
+def _spread(red: Reduction, dtype: str, squares: str, size: str, result: str) -> Lines:
+    """Lines setting ``result`` to the var (or std) of ``size`` elements whose squared
+    deviations add up to ``squares``, as NumPy divides them."""
+    return [f"v = {dtype}(np.float64({squares}) / np.float64(max({size} - {red.ddof}, 0)))",
+            f"{result} = {'np.sqrt(v)' if red.method == 'std' else 'v'}"]
+
+
 def _rank(node: Node) -> int:
     t = node.type
     return t.ndim if isinstance(t, TensorType) and t.flavor == "array" else 0
@@ -338,12 +350,11 @@ class KernelWriter:
         lines = self._total(ops, views, size, red.converts, None, planned)
         if red.method == "sum":
             return [*lines, f"{result} = s"]
-        mean = f"{dtype}(np.float64(s) / np.float64({size}))"
+        mean = _mean(dtype, "s", size)
         if red.method == "mean":
             return [*lines, f"{result} = {mean}"]
-        lines += [f"m = {mean}", *self._total(ops, views, size, False, "m", planned),
-                  f"v = {dtype}(np.float64(s) / np.float64(max({size} - {red.ddof}, 0)))"]
-        return [*lines, f"{result} = {'np.sqrt(v)' if red.method == 'std' else 'v'}"]
+        lines += [f"m = {mean}", *self._total(ops, views, size, False, "m", planned)]
+        return [*lines, *_spread(red, dtype, "s", size, result)]
 
     def _extreme(self, red: Reduction, ops: Operands, views: list[str], size: str,
                  result: str) -> Lines:
@@ -403,14 +414,12 @@ class KernelWriter:
                       f"{CODES[red.method]})"]
         else:
             total = "    s = zero + pairwise.planned_sum(buf, 0, plan, zero, ws[3])"
-            mean = f"{dtype}(np.float64(s) / np.float64(n1))"
+            mean = _mean(dtype, "s", "n1")
             passes = [*fill([f"buf[i] = {expr}"]), total,
                       f"    out[i0] = {'s' if red.method == 'sum' else mean}"]
             if red.method in ("var", "std"):
-                variance = f"{dtype}(np.float64(s) / np.float64(max(n1 - {red.ddof}, 0)))"
                 passes += [*fill([f"d = ({expr}) - out[i0]", "buf[i] = d * d"]), total,
-                           f"    v = {variance}",
-                           f"    out[i0] = {'np.sqrt(v)' if red.method == 'std' else 'v'}"]
+                           *_indent(_spread(red, dtype, "s", "n1", "out[i0]"))]
         return [f"if 0 < n1 <= {LEAF} and {ops.in_place_test()}:",
                 *_indent(ops.in_place_setup()), *_indent(passes), "    return out"]
 
@@ -436,11 +445,10 @@ class KernelWriter:
         body += [f"s = np.zeros(n1, {acc})", *accumulate([f"s[i1] += {expr}"])]
         if red.method == "sum":
             return [*body, "out[:] = s", "return out"]
-        mean = f"{dtype}(np.float64(s[i1]) / np.float64(n0))"
+        mean = _mean(dtype, "s[i1]", "n0")
         if red.method == "mean":
             return [*body, "for i1 in range(n1):", f"    out[i1] = {mean}", "return out"]
-        variance = f"{dtype}(np.float64(s[i1]) / np.float64(max(n0 - {red.ddof}, 0)))"
         return [*body, f"m = np.empty(n1, {acc})", "for i1 in range(n1):", f"    m[i1] = {mean}",
                 "s[:] = 0", *accumulate([f"d = ({expr}) - m[i1]", "s[i1] += d * d"]),
-                "for i1 in range(n1):", f"    v = {variance}",
-                f"    out[i1] = {'np.sqrt(v)' if red.method == 'std' else 'v'}", "return out"]
+                "for i1 in range(n1):",
+                *_indent(_spread(red, dtype, "s[i1]", "n0", "out[i1]")), "return out"]
