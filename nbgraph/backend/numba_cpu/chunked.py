@@ -1,9 +1,9 @@
 """NumPy evaluation of a fused elementwise group, a block of rows at a time.
 
-Used where NumPy is faster than compiled scalar code (transcendental functions, which
-NumPy evaluates with SIMD) and where inputs broadcast.  Each block's intermediates are
+Used for the groups compiled code cannot compute as NumPy does (``Group.
+scalar_loop_safe``: powers and ``fmod`` of integers).  Each block's intermediates are
 written into small scratch buffers that stay in cache, so the only large array touched
-is the result: about 1.6x faster than eager NumPy on ``tanh(a*b+c)*exp(-a)`` here.
+is the result.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from .fusion import Group, small_power
 
 BLOCK = 1 << 16  # elements per block: its intermediates stay in L2 cache, and blocks are
 # few enough that the Python work per block and member (a few µs) stays small
-SMALL = 1 << 14  # fewer elements run compiled: scalar code beats the call into NumPy
+
 _OPERATOR_UFUNCS = {
     operator.add: np.add, operator.sub: np.subtract, operator.mul: np.multiply,
     operator.truediv: np.true_divide, operator.floordiv: np.floor_divide,
@@ -94,8 +94,7 @@ def _power(x: np.ndarray, exponent: float, out: np.ndarray) -> np.ndarray:
     """``x ** exponent`` for ``fusion.small_power``'s exponents, into ``out``."""
     if exponent == 0.5:
         return np.sqrt(x, out=out, casting="unsafe")
-    np.multiply(x, x, out=out, casting="unsafe")
-    return out if exponent == 2 else np.multiply(out, x, out=out, casting="unsafe")
+    return np.multiply(x, x, out=out, casting="unsafe")
 
 
 def _ufunc(member: Node) -> np.ufunc | None:

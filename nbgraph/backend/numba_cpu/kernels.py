@@ -23,7 +23,10 @@ once and writes no temporary.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 from ...graph.ir import Node
 from ...graph.types import TensorType
@@ -39,8 +42,20 @@ HEADER = '@njit(cache=True, boundscheck=False, error_model="numpy")'
 Lines = list[str]
 
 
-def _indent(lines: Lines, depth: int = 1) -> Lines:
+def indent(lines: Lines, depth: int = 1) -> Lines:
     return ["    " * depth + line for line in lines]
+
+
+@dataclass
+class Stage:
+    """A member NumPy's loop computes by blocks (``Operands.stages``): ``lines`` and
+    ``operands`` compute its operands element by element (into buffers ``b{n}_{k}``)."""
+
+    member: Node
+    n: int
+    ufunc: np.ufunc
+    lines: Lines
+    operands: list[str]
 
 
 class Operands:
@@ -73,6 +88,44 @@ class Operands:
                 return lines, expr
             element[member] = f"e{n}"
             lines.append(f"e{n} = {expr}")
+        raise AssertionError("a group's root is its last member")
+
+    def stages(self, access: Callable[[int, Node], str]) -> tuple[list[Stage], Lines,
+                                                                   str | None]:
+        """The group split at the members NumPy's loops compute (``numpy_loops``): a
+        ``Stage`` for each such member, in order, then the lines and expression of the
+        result (None: the last stage's loop writes it).  A stage's members read earlier
+        stages' values from their buffers (``b{n}_0[j]``)."""
+        members = self.group.members
+        staged = {m for m in members if self.lowering.block_loop(m)}
+        consumer = {i: m for m in members for i in m.inputs}
+
+        def owner(member: Node) -> Node | None:
+            """The staged member whose operands use ``member`` (None: the result)."""
+            user = consumer.get(member)
+            while user is not None and user not in staged:
+                user = consumer.get(user)
+            return user
+
+        element = {node: access(k, node) if _rank(node) else self.params[k]
+                   for k, node in enumerate(self.inputs)}
+        lines: dict[Node | None, Lines] = {m: [] for m in staged}
+        lines[None] = []
+        stages = []
+        for n, member in enumerate(members):
+            args = [element[i] for i in member.inputs]
+            if member in staged:
+                ufunc, operands = self.lowering.numpy_loop(member, args)
+                stages.append(Stage(member, n, ufunc, lines[member], operands))
+                element[member] = f"b{n}_0[j]"
+                if member is self.result:
+                    return stages, [], None
+                continue
+            expr = self.lowering.element_expression(member, args)
+            if member is self.result:
+                return stages, lines[None], expr
+            element[member] = f"e{n}"
+            lines[owner(member)].append(f"e{n} = {expr}")
         raise AssertionError("a group's root is its last member")
 
     def shape(self) -> Lines:
@@ -160,20 +213,27 @@ class Operands:
                       parallel: bool = False) -> Lines:
         """A loop nest over the broadcast shape; ``body`` gets each operand's element;
         ``parallel``: the outermost loop runs on all cores."""
-        lines = []
-        for k, node in self.arrays():
-            lines += [f"s{k}_{j} = 0 if a{k}.shape[{j}] == 1 else 1"
-                      for j in range(node.type.ndim)]
+        return [*self.general_setup(), *self.general_nest(body(self.general_access), parallel)]
 
-        def access(k: int, node: Node) -> str:
-            offset = self.ndim - node.type.ndim
-            index = ", ".join(f"i{offset + j} * s{k}_{j}" for j in range(node.type.ndim))
-            return f"a{k}[{index}]"
+    def general_setup(self) -> Lines:
+        """Before ``general_nest``: ``s{k}_{j}``, 0 where operand k broadcasts along its
+        axis j, else 1."""
+        return [f"s{k}_{j} = 0 if a{k}.shape[{j}] == 1 else 1"
+                for k, node in self.arrays() for j in range(node.type.ndim)]
 
-        lines += loop("i0", "n0", parallel)
+    def general_access(self, k: int, node: Node) -> str:
+        """Operand k's element at ``i0, i1, ...`` of the broadcast shape."""
+        offset = self.ndim - node.type.ndim
+        index = ", ".join(f"i{offset + j} * s{k}_{j}" for j in range(node.type.ndim))
+        return f"a{k}[{index}]"
+
+    def general_nest(self, body: Lines, parallel: bool = False, first: str = "n0") -> Lines:
+        """``body`` in a loop nest over the broadcast shape (the first axis over
+        ``range(first)``)."""
+        lines = loop("i0", first, parallel)
         for j in range(1, self.ndim):
-            lines += _indent(loop(f"i{j}", f"n{j}", False), j)
-        return lines + _indent(body(access), self.ndim)
+            lines += indent(loop(f"i{j}", f"n{j}", False), j)
+        return lines + indent(body, self.ndim)
 
 
 def loop(index: str, extent: str, parallel: bool) -> Lines:
@@ -208,6 +268,11 @@ class KernelWriter:
     def __init__(self, lowering: Lowering) -> None:
         self.lowering = lowering
 
+    def add_function(self, prefix: str, ops: Operands, body: Lines,
+                     parallel: bool = False) -> str:
+        """Adds a kernel of ``ops``'s parameters running ``body``; returns its name."""
+        return self._add(prefix, self._function(ops, body, parallel=parallel))
+
     def _add(self, prefix: str, lines: Lines) -> str:
         name = f"_{prefix}{len(self.lowering.callbacks)}"
         lines = [line.replace("KERNEL", name) for line in lines]
@@ -225,16 +290,16 @@ class KernelWriter:
         flat = ops.flat_test()
         if flat is not None:
             lines, expr = ops.element(lambda k, node: f"f{k}[i]")
-            body += [f"if {flat}:", *_indent(ops.flat_setup()), "    o = out.reshape(out.size)",
-                     *_indent(loop("i", "o.size", parallel)), *_indent(lines, 2),
+            body += [f"if {flat}:", *indent(ops.flat_setup()), "    o = out.reshape(out.size)",
+                     *indent(loop("i", "o.size", parallel)), *indent(lines, 2),
                      f"        o[i] = {expr}", "    return out"]
         if ops.ndim == 2:
             lines, expr = ops.element(ops.in_place("i1"))
-            body += [f"if {ops.in_place_test()}:", *_indent(ops.in_place_setup()),
-                     "    o = out.reshape(out.size)", *_indent(loop("i0", "n0", parallel)),
-                     *_indent(ops.in_place_row("i0"), 2),
+            body += [f"if {ops.in_place_test()}:", *indent(ops.in_place_setup()),
+                     "    o = out.reshape(out.size)", *indent(loop("i0", "n0", parallel)),
+                     *indent(ops.in_place_row("i0"), 2),
                      "        base = np.uint64(i0) * np.uint64(n1)",
-                     "        for i1 in range(n1):", *_indent(lines, 3),
+                     "        for i1 in range(n1):", *indent(lines, 3),
                      f"            o[base + np.uint64(i1)] = {expr}", "    return out"]
         target = ", ".join(f"i{j}" for j in range(ops.ndim))
 
@@ -250,7 +315,7 @@ class KernelWriter:
         header = HEADER.replace(")", ", parallel=True)") if parallel else HEADER
         if inline:
             header = header.replace(")", ', inline="always")')
-        return [header, f"def KERNEL({', '.join(ops.params)}{extra}):", *_indent(body)]
+        return [header, f"def KERNEL({', '.join(ops.params)}{extra}):", *indent(body)]
 
     # --- reductions --------------------------------------------------------------------
     def shared(self, red: Reduction, array: str) -> str:
@@ -298,7 +363,7 @@ class KernelWriter:
                 "        half -= half % 8", "        fo[depth, 0] = begin + half",
                 "        fo[depth, 1] = size - half", "        fo[depth, 2] = 0",
                 "        depth += 1", "        size = half",
-                *_indent(run), *_indent(fill),
+                *indent(run), *indent(fill),
                 "    value = pairwise.pairwise_sum(buf, 0, size, zero, fi, pi)",
                 "    finished = True", "    while depth > 0:", "        d = depth - 1",
                 "        if fo[d, 2] == 0:", "            po[d] = value",
@@ -318,7 +383,7 @@ class KernelWriter:
         lines, expr = ops.element(
             lambda k, node: f"{views[k]}[i]" if _rank(node) else views[k])
         value = [f"d = ({expr}) - {shift}", "buf[i] = d * d"] if shift else [f"buf[i] = {expr}"]
-        return [f"for i in range({size}):", *_indent(lines), *_indent(value)]
+        return [f"for i in range({size}):", *indent(lines), *indent(value)]
 
     def _total(self, ops: Operands, views: list[str], size: str, converts: bool,
                shift: str | None, planned: bool) -> Lines:
@@ -335,9 +400,9 @@ class KernelWriter:
                      f"    s += {runs}({args.format(f'c, min({BUFFER}, {size} - c)')})"]
         if not planned:
             return lines
-        return [f"if {size} <= {LEAF}:", *_indent(self._fill(ops, views, size, shift)),
+        return [f"if {size} <= {LEAF}:", *indent(self._fill(ops, views, size, shift)),
                 "    s = zero + pairwise.planned_sum(buf, 0, plan, zero, ws[3])", "else:",
-                *_indent(lines)]
+                *indent(lines)]
 
     def _statistic(self, red: Reduction, ops: Operands, views: list[str], size: str,
                    result: str, planned: bool = False) -> Lines:
@@ -367,8 +432,8 @@ class KernelWriter:
         better = REPLACES[red.method]
         return [f"if {size} == 0:", f"    array_reductions.extreme(buf, 0, 0, {code})",
                 "m = zero", f"for c in range(0, {size}, {LEAF}):",
-                f"    w = min({LEAF}, {size} - c)", *_indent(run), "    for i in range(w):",
-                *_indent(lines, 2), f"        buf[i] = {expr}",
+                f"    w = min({LEAF}, {size} - c)", *indent(run), "    for i in range(w):",
+                *indent(lines, 2), f"        buf[i] = {expr}",
                 f"    v = array_reductions.extreme(buf, 0, w, {code})",
                 f"    if c == 0 or v {better} m or v != v:", "        m = v",
                 "    if m != m:", "        break", f"{result} = m"]
@@ -382,7 +447,7 @@ class KernelWriter:
         views = [f"f{k}" if _rank(i) else f"a{k}" for k, i in enumerate(ops.inputs)]
         # Elements in memory order, as NumPy adds them.
         return [*self._buffer(red, size), f"if {ops.flat_test()}:",
-                *_indent(ops.flat_setup()), "else:", *_indent(ops.flat_setup("f")),
+                *indent(ops.flat_setup()), "else:", *indent(ops.flat_setup("f")),
                 *self._statistic(red, ops, views, size, "result"), "return result"]
 
     def _reduce_rows(self, red: Reduction, ops: Operands) -> Lines:
@@ -392,8 +457,8 @@ class KernelWriter:
         return [f"out = np.empty(n0, {dtype})", *self._buffer(red, "n1"),
                 f"plan = pairwise.tree_plan(n1 if n1 <= {LEAF} else 0)",
                 *self._rows_in_place(red, ops), *ops.rows_setup(),
-                "for i0 in range(n0):", *_indent(ops.row("i0")),
-                *_indent(self._statistic(red, ops, views, "n1", "out[i0]", planned=True)),
+                "for i0 in range(n0):", *indent(ops.row("i0")),
+                *indent(self._statistic(red, ops, views, "n1", "out[i0]", planned=True)),
                 "return out"]
 
     def _rows_in_place(self, red: Reduction, ops: Operands) -> Lines:
@@ -405,8 +470,8 @@ class KernelWriter:
         lines, expr = ops.element(ops.in_place("i"))
 
         def fill(value: Lines) -> Lines:
-            return ["for i0 in range(n0):", *_indent(ops.in_place_row("i0")),
-                    "    for i in range(n1):", *_indent(lines, 2), *_indent(value, 2)]
+            return ["for i0 in range(n0):", *indent(ops.in_place_row("i0")),
+                    "    for i in range(n1):", *indent(lines, 2), *indent(value, 2)]
 
         if red.method in EXTREMES:
             passes = [*fill([f"buf[i] = {expr}"]),
@@ -419,9 +484,9 @@ class KernelWriter:
                       f"    out[i0] = {'s' if red.method == 'sum' else mean}"]
             if red.method in ("var", "std"):
                 passes += [*fill([f"d = ({expr}) - out[i0]", "buf[i] = d * d"]), total,
-                           *_indent(_spread(red, dtype, "s", "n1", "out[i0]"))]
+                           *indent(_spread(red, dtype, "s", "n1", "out[i0]"))]
         return [f"if 0 < n1 <= {LEAF} and {ops.in_place_test()}:",
-                *_indent(ops.in_place_setup()), *_indent(passes), "    return out"]
+                *indent(ops.in_place_setup()), *indent(passes), "    return out"]
 
     def _reduce_columns(self, red: Reduction, ops: Operands) -> Lines:
         """Along the first axis of a 2-d result of C-contiguous operands (read in place):
@@ -431,8 +496,8 @@ class KernelWriter:
         lines, expr = ops.element(ops.in_place("i1"))
 
         def accumulate(value: Lines, rows: str = "range(n0)") -> Lines:
-            return [f"for i0 in {rows}:", *_indent(ops.in_place_row("i0")),
-                    "    for i1 in range(n1):", *_indent(lines, 2), *_indent(value, 2)]
+            return [f"for i0 in {rows}:", *indent(ops.in_place_row("i0")),
+                    "    for i1 in range(n1):", *indent(lines, 2), *indent(value, 2)]
 
         body = [*ops.in_place_setup(), f"out = np.empty(n1, {dtype})"]
         if red.method in EXTREMES:
@@ -451,4 +516,4 @@ class KernelWriter:
         return [*body, f"m = np.empty(n1, {acc})", "for i1 in range(n1):", f"    m[i1] = {mean}",
                 "s[:] = 0", *accumulate([f"d = ({expr}) - m[i1]", "s[i1] += d * d"]),
                 "for i1 in range(n1):",
-                *_indent(_spread(red, dtype, "s[i1]", "n0", "out[i1]")), "return out"]
+                *indent(_spread(red, dtype, "s[i1]", "n0", "out[i1]")), "return out"]

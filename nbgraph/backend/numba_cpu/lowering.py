@@ -32,8 +32,8 @@ from ...graph.types import (
     TupleType,
     type_of,
 )
-from . import numpy_loops, python_ints
-from .chunked import SMALL, make_chunked
+from . import numpy_loops, python_ints, staged
+from .chunked import make_chunked
 from .fusion import Group, count_uses, find_groups, is_float_clip, is_select, small_power
 from .kernels import KernelWriter
 from .order_statistics import RULES as ORDER_STATISTICS
@@ -398,7 +398,7 @@ class Lowering:
         power = small_power(node)
         if power is not None:
             x = inputs[0]
-            return {2: f"({x} * {x})", 3: f"({x} * {x} * {x})"}.get(power, f"np.sqrt({x})")
+            return f"({x} * {x})" if power == 2 else f"np.sqrt({x})"
         if is_float_clip(node):
             dtype = self.literal(node.type.dtype)
             return f"helpers.clip({', '.join(f'{dtype}({a})' for a in inputs)})"
@@ -445,6 +445,10 @@ class Lowering:
         args, kwargs = self._args(call, inputs)
         if is_elementwise(fn):
             args = self._weak_operands(node, args)
+        loop = self.numpy_loop(node, inputs, per_element)
+        if loop is not None:
+            # NumPy's own SIMD loop, not the C library's function: NumPy's last bits.
+            return f"numpy_loops.{loop[0].__name__}({', '.join(loop[1])})"
         wraps, arity = _WRAPPING.get(fn, (None, 0))
         if wraps is not None and node.type.dtype.kind == "i" and not kwargs and \
                 len(args) == arity and (per_element or _numpy_scalar_result(node)):
@@ -452,16 +456,6 @@ class Lowering:
             dtype = self.literal(node.type.dtype)
             operands = [f"{dtype}({a})" for a in (["0", *args] if arity == 1 else args)]
             return f"wrapping.{wraps}({', '.join(operands)})"
-        # ** of arrays is np.power, and NumPy's complex scalars power as it does (its float
-        # scalars call the C library's pow, as Numba does); // and % are its ufuncs'.
-        ufunc = _UFUNC_OPERATORS.get(fn, fn)
-        if fn is operator.pow and not per_element and node.type.dtype.kind != "c":
-            ufunc = fn
-        if not kwargs and (per_element or _numpy_scalar_result(node)) and \
-                numpy_loops.supports(ufunc, node.type.dtype) and len(args) == ufunc.nin:
-            # NumPy's own SIMD loop, not the C library's function: NumPy's last bits.
-            dtype = self.literal(node.type.dtype)
-            return f"numpy_loops.{ufunc.__name__}({', '.join(f'{dtype}({a})' for a in args)})"
         if fn is operator.pow and node.type.dtype.kind == "c" and len(args) == 2 and \
                 node.type.ndim == 0 and not kwargs:
             # Python multiplies for integer exponents, Numba takes logarithms.
@@ -491,6 +485,36 @@ class Lowering:
                 return _reduced(args[0], name)
             return f"{args[0]}.{name}({', '.join(rest)})"
         return f"{self._callee(fn)}({', '.join(args + kwargs)})"
+
+    def block_loop(self, node: Node) -> bool:
+        """Whether a fused member is computed by NumPy's loop a block at a time
+        (``staged``): every member ``numpy_loop`` computes, except small powers, which
+        are multiplications."""
+        return small_power(node) is None and \
+            self.numpy_loop(node, [""] * len(node.inputs)) is not None
+
+    def numpy_loop(self, node: Node, inputs: list[str],
+                   per_element: bool = True) -> tuple[np.ufunc, list[str]] | None:
+        """The ufunc whose NumPy loop (``numpy_loops``) computes a CALL node's elements,
+        with the operand expressions it takes (in the node's type); None where the node
+        computes otherwise."""
+        call: Call = node.arg
+        fn = call.fn
+        # ** of arrays is np.power, and NumPy's complex scalars power as it does (its float
+        # scalars call the C library's pow, as Numba does); // and % are its ufuncs'.
+        ufunc = _UFUNC_OPERATORS.get(fn, fn)
+        if fn is operator.pow and not per_element and node.type.dtype.kind != "c":
+            ufunc = fn
+        if call.kwargs or not (per_element or _numpy_scalar_result(node)) or \
+                not numpy_loops.supports(ufunc, node.type.dtype):
+            return None
+        args = self._args(call, inputs)[0]
+        if is_elementwise(fn):
+            args = self._weak_operands(node, args)
+        if len(args) != ufunc.nin:
+            return None
+        dtype = self.literal(node.type.dtype)
+        return ufunc, [f"{dtype}({a})" for a in args]
 
     def _weak_operands(self, node: Node, args: list[str]) -> list[str]:
         """Python scalars meeting NumPy values take NumPy's dtype (NEP 50), not Numba's
@@ -526,21 +550,18 @@ class Lowering:
         return self._global(fn, "f")
 
     def _fused(self, group: Group, indent: int) -> None:
-        """One kernel for a fused group; NumPy by blocks for large transcendental groups
-        (its SIMD functions beat scalar libm) and integer powers."""
+        """One kernel for a fused group (a staged one where NumPy's loops compute some
+        members); NumPy by blocks where compiled code cannot match it (integer powers)."""
         root = group.root
         name = self._name(root)
         inputs = [self.names[i] for i in group.inputs]
         if group.scalar_loop_safe:
-            kernel = f"{self.kernels.elementwise(group)}({', '.join(inputs)})"
-            if not group.transcendental:
-                self.emit(f"{name} = {kernel}", indent, root)
-                return
-            first = next(self.names[i] for i in group.inputs if i.type.ndim == root.type.ndim)
-            self.emit(f"if {first}.size < {SMALL}:", indent, root)
-            self.emit(f"{name} = {kernel}", indent + 1, root)
-            self.emit("else:", indent)
-            indent += 1
+            if any(self.block_loop(m) for m in group.members):
+                kernel = staged.write(self.kernels, group)
+            else:
+                kernel = self.kernels.elementwise(group)
+            self.emit(f"{name} = {kernel}({', '.join(inputs)})", indent, root)
+            return
         chunked = self._global(make_chunked(group), "blocks")
         out_type = numba_type(root.type).replace("'A'", "'C'")
         self.emit(f"{name} = {self._python_call(chunked, inputs, out_type)}", indent, root)
