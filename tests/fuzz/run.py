@@ -127,6 +127,7 @@ def save(failure: dict, kind: str, directory: Path) -> Path:
     lines = failure["message"].replace("\\", "\\\\").replace('"""', "'''").splitlines()
     message = "\n".join(line[:200] for line in lines[:20])
     doc = f"Fuzzer regression ({kind} on {failure['backend']}).\n\n{message}\n"
+    directory.mkdir(parents=True, exist_ok=True)
     path = directory / name
     path.write_text("# ruff: noqa\n" + program.regression_text(doc, failure["backends"]))
     return path
