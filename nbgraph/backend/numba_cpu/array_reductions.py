@@ -216,8 +216,11 @@ def whole(a, zero, method, ddof, converts):
 
 @njit(cache=True, boundscheck=False)
 def rows(a, zero, method, ddof, converts):
-    """``method`` along the last axis of a 2-d array: each row as a whole array."""
+    """``method`` along the last axis of a 2-d array: each row as a whole array; of a
+    Fortran-ordered one, the columns added one after the other, as NumPy does."""
     n0, n1 = a.shape
+    if n0 > 1 and n1 > 1 and a.strides[0] == a.itemsize and a.strides[1] != a.itemsize:
+        return added_rows(np.ascontiguousarray(a.T), zero, method, ddof, converts)
     out = np.empty(n0, np.asarray(zero).dtype)
     cell, buf, ws = _scratch(zero, n1)
     if not a.flags.c_contiguous and (n1 == 1 or a.strides[1] == a.itemsize):
@@ -290,7 +293,13 @@ def columns(a, zero, method, ddof, converts):
     other when rows are contiguous, and each column pairwise when columns are."""
     if a.shape[0] > 1 and a.shape[1] > 1 and a.strides[0] == a.itemsize:
         return rows(a.T, zero, method, ddof, converts)
-    a = np.ascontiguousarray(a)
+    return added_rows(np.ascontiguousarray(a), zero, method, ddof, converts)
+
+
+@njit(cache=True, boundscheck=False, error_model="numpy")
+def added_rows(a, zero, method, ddof, converts):
+    """``method`` along the first axis of a C-contiguous 2-d array: its rows added one
+    after the other (as NumPy adds them; ``converts`` changes nothing there)."""
     n0, n1 = a.shape
     out = np.empty(n1, np.asarray(zero).dtype)
     if method in (MAX, MIN):
