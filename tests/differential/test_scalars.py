@@ -34,6 +34,20 @@ def test_floor_division_by_python_int(n, d):
     check(int_floor_div_mod, n, d)
 
 
+def numpy_integer_powers(x, s):
+    return np.power(np.sum(x), s), np.int8(x[0]) ** s, np.uint64(x[-1]) ** s
+
+
+@pytest.mark.parametrize("s", [0, 3, 40, 64, -1], ids=case_id)
+@pytest.mark.parametrize("x", [np.array([3, -7], np.int64), np.array([200, 9], np.uint8)],
+                         ids=case_id)
+def test_numpy_integer_scalar_powers_wrap_or_raise(x, s):
+    """NumPy integer scalars to an integer power wrap around as NumPy's do, and a
+    negative exponent raises NumPy's ValueError."""
+    with np.errstate(over="ignore"):
+        check(numpy_integer_powers, x, s)
+
+
 def float_arithmetic(x):
     return x**2 + 0.5 * x, x / 3, -x, abs(x)
 

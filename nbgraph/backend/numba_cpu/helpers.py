@@ -7,6 +7,8 @@ import sys
 import numpy as np
 from numba import njit, types
 
+from . import wrapping
+
 _MADV_HUGEPAGE = 14
 _HUGE_MIN_BYTES = 4 << 20
 HAVE_MADVISE = sys.platform.startswith("linux")
@@ -130,6 +132,23 @@ def float_power(x, y):
     if x == 0.0 and y < 0.0:
         raise ZeroDivisionError("0.0 cannot be raised to a negative power")
     return x ** y
+
+
+@njit(cache=True)
+def integer_power(x, y):
+    """NumPy's power of integers, by squaring, wrapping around as NumPy's does (in 64
+    bits; callers cast to the result's type), and ValueError for a negative exponent,
+    as NumPy raises it for scalars and arrays alike (Numba's gives 0, and rounds large
+    powers through floats)."""
+    if y < 0:
+        raise ValueError("Integers to negative integer powers are not allowed.")
+    base, n, result = np.int64(x), np.int64(y), np.int64(1)
+    while n > 0:
+        if n & 1:
+            result = wrapping.mul(result, base)
+        base = wrapping.mul(base, base)
+        n >>= 1
+    return result
 
 
 @njit(cache=True)

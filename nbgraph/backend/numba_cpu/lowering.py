@@ -465,6 +465,9 @@ class Lowering:
             # Of two equal values (signed zeros) NumPy keeps the second, Numba the first.
             dtype = self.literal(node.type.dtype)
             return f"helpers.{fn.__name__}({dtype}({args[0]}), {dtype}({args[1]}))"
+        if fn in (operator.pow, np.power) and node.type.dtype.kind in "iu" and \
+                len(args) == 2 and not kwargs and _numpy_scalar_result(node):
+            return f"helpers.integer_power({args[0]}, {args[1]})"
         if fn in _ARRAY_DIVISION and (per_element or _numpy_scalar_result(node)):
             if fn is operator.truediv and node.type.dtype == np.float64:
                 args = [f"np.float64({a})" for a in args]  # NumPy divides integers as float64
