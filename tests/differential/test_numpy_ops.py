@@ -636,3 +636,17 @@ def rounded_integers(x):
 @pytest.mark.parametrize("dtype", [np.int64, np.int32])  # (np.rint of uint8 is float16)
 def test_rounding_integers_gives_them_back(dtype):
     check(rounded_integers, np.array([0, 1, 7, 100], dtype=dtype))
+
+
+def outer_product(a, b):
+    p = np.outer(a, b)
+    print(p)  # every digit: a product in a narrower type shows
+    return p
+
+
+@pytest.mark.parametrize("a_type, b_type", [(np.int64, np.float32), (np.int8, np.uint8),
+                                            (np.bool_, np.float64), (np.float32, np.int16)])
+def test_outer_products_in_numpys_result_type(a_type, b_type):
+    """NumPy converts both operands to the result's type before multiplying."""
+    check(outer_product, np.array([2147483647, -3, 1], dtype=np.int64).astype(a_type),
+          np.array([1.0, 0.1, 7.0]).astype(b_type))

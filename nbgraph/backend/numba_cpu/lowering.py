@@ -842,6 +842,15 @@ def _matmul(self: Lowering, node: Node, args: list[str], kwargs: list[str]) -> s
     return f"({args[0]} @ {args[1]})"
 
 
+def _outer(self: Lowering, node: Node, args: list[str], kwargs: list[str]) -> str:
+    """np.outer with both operands in the result's type first, as NumPy multiplies them
+    (Numba's multiplies an int64 by a float32 in float32)."""
+    if kwargs or len(args) != 2:
+        return f"np.outer({', '.join(args + kwargs)})"
+    dtype = self.literal(node.type.dtype)
+    return f"np.outer({', '.join(f'np.asarray({a}).astype({dtype})' for a in args)})"
+
+
 def _abs(self: Lowering, node: Node, args: list[str], kwargs: list[str]) -> str:
     """Builtin abs of an array as np.abs (Numba's abs takes numbers only)."""
     array = node.inputs and node.inputs[0].type.flavor == ARRAY
@@ -879,6 +888,7 @@ _EXPRESSIONS: dict[Callable, Callable] = {
     int: _python_cast("int"),
     float: _python_cast("float"),
     np.matmul: _matmul,
+    np.outer: _outer,
     abs: _abs,
     runtime.add_at: _add_at,
     **ORDER_STATISTICS,
