@@ -313,9 +313,12 @@ class CudaGraph:
         raise self._unsupported(node)
 
     def _unsupported(self, node: Node) -> DeviceUnsupportedError:
-        operands = ", ".join(str(i.type) for i in node.inputs
-                             if not isinstance(i.type, TokenType))
         call = node.arg
+        # Complex constants (folded while tracing) are named too: the GPU has no complex.
+        constants = [f"complex constant {a!r}" for a in call.args
+                     if isinstance(a, (complex, np.complexfloating))]
+        operands = ", ".join([str(i.type) for i in node.inputs
+                              if not isinstance(i.type, TokenType)] + constants)
         name = f".{call.args[1]}()" if call.fn is call_method else call.name
         t = node.type
         giving = f" giving {t} (the GPU kernels have no complex numbers)" if isinstance(
