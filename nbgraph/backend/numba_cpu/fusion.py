@@ -37,6 +37,10 @@ class Group:
     inputs: list[Node] = field(default_factory=list)
 
     @property
+    def transcendental(self) -> bool:
+        return any(m.arg.fn in TRANSCENDENTAL for m in self.members)
+
+    @property
     def scalar_loop_safe(self) -> bool:
         """Whether a compiled per-element loop gives NumPy's results exactly."""
         for m in self.members:

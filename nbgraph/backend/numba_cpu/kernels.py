@@ -38,7 +38,6 @@ from .reductions import EXTREMES, Reduction
 if TYPE_CHECKING:
     from .lowering import Lowering
 
-SHORT = 64  # rows of a staged group shorter than this are not reduced in place
 HEADER = '@njit(cache=True, boundscheck=False, error_model="numpy")'
 Lines = list[str]
 
@@ -57,13 +56,6 @@ class Stage:
     ufunc: np.ufunc
     lines: Lines
     operands: list[str]
-
-    def call(self, count: str, target: str | None = None) -> str:
-        """The call of NumPy's loop on the first ``count`` elements of the buffers, into
-        the first one (or into ``target``)."""
-        operands = [f"b{self.n}_{k}[:{count}]" for k in range(len(self.operands))]
-        return (f"numpy_loops.{self.ufunc.__name__}_into({', '.join(operands)}, "
-                f"{target or operands[0]})")
 
 
 class Operands:
@@ -98,12 +90,12 @@ class Operands:
             lines.append(f"e{n} = {expr}")
         raise AssertionError("a group's root is its last member")
 
-    def stages(self, access: Callable[[int, Node], str],
-               index: str = "j") -> tuple[list[Stage], Lines, str]:
+    def stages(self, access: Callable[[int, Node], str]) -> tuple[list[Stage], Lines,
+                                                                   str | None]:
         """The group split at the members NumPy's loops compute (``numpy_loops``): a
         ``Stage`` for each such member, in order, then the lines and expression of the
-        result.  Later members read a stage's values from its buffer (``b{n}_0[index]``);
-        the result is one too where the last stage computes it."""
+        result (None: the last stage's loop writes it).  A stage's members read earlier
+        stages' values from their buffers (``b{n}_0[j]``)."""
         members = self.group.members
         staged = {m for m in members if self.lowering.block_loop(m)}
         consumer = {i: m for m in members for i in m.inputs}
@@ -125,35 +117,16 @@ class Operands:
             if member in staged:
                 ufunc, operands = self.lowering.numpy_loop(member, args)
                 stages.append(Stage(member, n, ufunc, lines[member], operands))
-                expr = element[member] = f"b{n}_0[{index}]"
-            else:
-                expr = self.lowering.element_expression(member, args)
+                element[member] = f"b{n}_0[j]"
+                if member is self.result:
+                    return stages, [], None
+                continue
+            expr = self.lowering.element_expression(member, args)
             if member is self.result:
                 return stages, lines[None], expr
-            if member not in staged:
-                element[member] = f"e{n}"
-                lines[owner(member)].append(f"e{n} = {expr}")
+            element[member] = f"e{n}"
+            lines[owner(member)].append(f"e{n} = {expr}")
         raise AssertionError("a group's root is its last member")
-
-    def stage_buffers(self, size: str) -> Lines:
-        """Lines allocating the buffers of ``stages`` for ``size`` elements."""
-        stages = self.stages(lambda k, node: "")[0]
-        return [f"b{s.n}_{k} = np.empty({size}, {self.lowering.literal(s.member.type.dtype)})"
-                for s in stages for k in range(len(s.operands))]
-
-    def passes(self, access: Callable[[int, Node], str], index: str, count: str,
-               value: Callable[[str], Lines]) -> Lines:
-        """Loops computing ``count`` elements (``index`` from 0) and running the lines
-        ``value(expression)`` on each: one loop, or with staged members one per stage
-        (filling its buffers, then NumPy's loop on them) and a last one."""
-        stages, lines, expr = self.stages(access, index)
-        out: Lines = []
-        for stage in stages:
-            out += [f"for {index} in range({count}):", *indent(stage.lines),
-                    *indent([f"b{stage.n}_{k}[{index}] = {x}"
-                             for k, x in enumerate(stage.operands)])]
-            out.append(stage.call(count))
-        return [*out, f"for {index} in range({count}):", *indent(lines), *indent(value(expr))]
 
     def shape(self) -> Lines:
         """Lines setting n0, n1, ... to the broadcast shape of the operands."""
@@ -173,14 +146,6 @@ class Operands:
         shape = "(" + "".join(f"n{j}, " for j in range(self.ndim)) + ")"
         return " and ".join(f"pairwise.is_{order}(a{k}) and a{k}.shape == {shape}"
                             for k, _ in arrays) or "True"
-
-    def fortran_test(self) -> str | None:
-        """The run-time test for operands NumPy combines into a Fortran-ordered result:
-        every array operand Fortran-contiguous, none of lower rank (None: never)."""
-        arrays = self.arrays()
-        if not arrays or any(i.type.ndim != self.ndim for _, i in arrays):
-            return None
-        return " and ".join(f"pairwise.is_f(a{k})" for k, _ in arrays)
 
     def flat_setup(self, order: str = "c") -> Lines:
         transpose = ".T" if order == "f" else ""
@@ -353,21 +318,18 @@ class KernelWriter:
         return [header, f"def KERNEL({', '.join(ops.params)}{extra}):", *indent(body)]
 
     # --- reductions --------------------------------------------------------------------
-    def shared(self, red: Reduction, array: str, where: str | None = None) -> str:
-        """A call of the compiled reduction of an array in memory (``array_reductions``),
-        along ``red``'s axis (or ``where``: a function of ``array_reductions``)."""
-        where = where or red.along
+    def shared(self, red: Reduction, array: str) -> str:
+        """A call of the compiled reduction of an array in memory (``array_reductions``)."""
+        where = red.along
         zero = f"{self.lowering.literal(red.accumulator)}(0)"
         return (f"array_reductions.{where}({array}, {zero}, {CODES[red.method]}, {red.ddof}, "
                 f"{red.converts})")
 
-    def reduce(self, red: Reduction, group: Group, kernel: str) -> str:
+    def reduce(self, red: Reduction, group: Group) -> str:
         """A kernel computing ``red`` of a fused group, element by element.
 
         Operands its loops cannot read directly (broadcast or with gaps) are first stored
-        in a C-contiguous array by the group's own ``kernel``, then reduced there; so are
-        rows shorter than ``SHORT`` of a group with staged members (``Operands.stages``),
-        where a call of NumPy's loop per row would cost more than the row.
+        in a C-contiguous array by the group's elementwise kernel, then reduced there.
         """
         ops = Operands(self.lowering, group, red.source)
         body = [*ops.shape(), f"zero = {self.lowering.literal(red.accumulator)}(0)"]
@@ -376,19 +338,7 @@ class KernelWriter:
             test = f"({flat}) or ({ops.flat_test('f')})" if flat else "False"
         else:
             test = ops.rows_test() if red.axis == 1 else ops.in_place_test()
-            if ops.stages(ops.general_access)[0]:
-                test = f"n1 >= {SHORT} and {test}"
-        materialize = f"{kernel}({', '.join(ops.params)})"
-        fortran = ops.fortran_test()
-        if fortran is not None and ops.ndim == 2:
-            # NumPy makes the temporary Fortran-ordered and reduces it in that order: the
-            # C-ordered transpose computed here, reduced along the other axis as NumPy
-            # reduces the Fortran-ordered one (its columns added one after the other).
-            turned = ", ".join(f"pairwise.transposed(a{k})" if _rank(i) else f"a{k}"
-                               for k, i in enumerate(ops.inputs))
-            other = {"rows": "added_rows", "columns": "rows"}.get(red.along, red.along)
-            body += [f"if {fortran}:",
-                     f"    return {self.shared(red, f'{kernel}({turned})', other)}"]
+        materialize = f"{self.elementwise(group)}({', '.join(ops.params)})"
         body += [f"if not ({test}):", f"    return {self.shared(red, materialize)}"]
         if red.axis is None:
             body += self._reduce_all(red, ops)
@@ -408,8 +358,7 @@ class KernelWriter:
         run = [f"w{k} = a{k}[begin:begin + size]" for k, _ in ops.arrays()]
         fill = self._fill(ops, [f"w{k}" if _rank(i) else f"a{k}" for k, i in enumerate(ops.inputs)],
                           "size", "shift" if squared else None)
-        body = [*ops.stage_buffers(f"min(n, {LEAF})"), "fo, po, fi, pi = ws", "depth = 0",
-                "begin, size = start, n", "while True:",
+        body = ["fo, po, fi, pi = ws", "depth = 0", "begin, size = start, n", "while True:",
                 f"    while size > {LEAF}:", "        half = size // 2",
                 "        half -= half % 8", "        fo[depth, 0] = begin + half",
                 "        fo[depth, 1] = size - half", "        fo[depth, 2] = 0",
@@ -431,12 +380,10 @@ class KernelWriter:
         """A loop storing ``size`` elements of the group (or their squared deviations
         from ``shift``) into ``buf``, reading ``views`` (1-d arrays indexed from 0, and
         scalars)."""
-        def value(expr: str) -> Lines:
-            return [f"d = ({expr}) - {shift}", "buf[i] = d * d"] if shift else \
-                [f"buf[i] = {expr}"]
-
-        return ops.passes(lambda k, node: f"{views[k]}[i]" if _rank(node) else views[k],
-                          "i", size, value)
+        lines, expr = ops.element(
+            lambda k, node: f"{views[k]}[i]" if _rank(node) else views[k])
+        value = [f"d = ({expr}) - {shift}", "buf[i] = d * d"] if shift else [f"buf[i] = {expr}"]
+        return [f"for i in range({size}):", *indent(lines), *indent(value)]
 
     def _total(self, ops: Operands, views: list[str], size: str, converts: bool,
                shift: str | None, planned: bool) -> Lines:
@@ -479,27 +426,27 @@ class KernelWriter:
         """Lines setting ``result`` to the max or min of ``size`` elements, computed into
         ``buf`` a run at a time and compared there (``array_reductions.extreme``: NaN if
         any element is NaN, NumPy's ValueError for no elements)."""
+        lines, expr = ops.element(lambda k, node: f"w{k}[i]")
         run = [f"w{k} = {views[k]}[c:c + w]" for k, _ in ops.arrays()]
         code = CODES[red.method]
         better = REPLACES[red.method]
-        fill = ops.passes(lambda k, node: f"w{k}[i]", "i", "w", lambda e: [f"buf[i] = {e}"])
         return [f"if {size} == 0:", f"    array_reductions.extreme(buf, 0, 0, {code})",
                 "m = zero", f"for c in range(0, {size}, {LEAF}):",
-                f"    w = min({LEAF}, {size} - c)", *indent(run), *indent(fill),
+                f"    w = min({LEAF}, {size} - c)", *indent(run), "    for i in range(w):",
+                *indent(lines, 2), f"        buf[i] = {expr}",
                 f"    v = array_reductions.extreme(buf, 0, w, {code})",
                 f"    if c == 0 or v {better} m or v != v:", "        m = v",
                 "    if m != m:", "        break", f"{result} = m"]
 
-    def _buffer(self, red: Reduction, ops: Operands, size: str) -> Lines:
+    def _buffer(self, red: Reduction, size: str) -> Lines:
         acc = self.lowering.literal(red.accumulator)
-        return [f"buf = np.empty(min({size}, {LEAF}), {acc})", "ws = pairwise.workspace(zero)",
-                *ops.stage_buffers(f"min({size}, {LEAF})")]
+        return [f"buf = np.empty(min({size}, {LEAF}), {acc})", "ws = pairwise.workspace(zero)"]
 
     def _reduce_all(self, red: Reduction, ops: Operands) -> Lines:
         size = "(" + " * ".join(f"n{j}" for j in range(ops.ndim)) + ")"
         views = [f"f{k}" if _rank(i) else f"a{k}" for k, i in enumerate(ops.inputs)]
         # Elements in memory order, as NumPy adds them.
-        return [*self._buffer(red, ops, size), f"if {ops.flat_test()}:",
+        return [*self._buffer(red, size), f"if {ops.flat_test()}:",
                 *indent(ops.flat_setup()), "else:", *indent(ops.flat_setup("f")),
                 *self._statistic(red, ops, views, size, "result"), "return result"]
 
@@ -507,7 +454,7 @@ class KernelWriter:
         """Along the last axis of a 2-d operand: each row pairwise."""
         dtype = self.lowering.literal(red.node.type.dtype)
         views = [f"r{k}" if _rank(i) else f"a{k}" for k, i in enumerate(ops.inputs)]
-        return [f"out = np.empty(n0, {dtype})", *self._buffer(red, ops, "n1"),
+        return [f"out = np.empty(n0, {dtype})", *self._buffer(red, "n1"),
                 f"plan = pairwise.tree_plan(n1 if n1 <= {LEAF} else 0)",
                 *self._rows_in_place(red, ops), *ops.rows_setup(),
                 "for i0 in range(n0):", *indent(ops.row("i0")),
@@ -520,56 +467,53 @@ class KernelWriter:
         pass over the rows: with two sums per row in one loop, Numba keeps the reference
         counting it otherwise prunes."""
         dtype = self.lowering.literal(red.node.type.dtype)
+        lines, expr = ops.element(ops.in_place("i"))
 
-        def fill(value: Callable[[str], Lines]) -> Lines:
+        def fill(value: Lines) -> Lines:
             return ["for i0 in range(n0):", *indent(ops.in_place_row("i0")),
-                    *indent(ops.passes(ops.in_place("i"), "i", "n1", value))]
-
-        def store(expr: str) -> Lines:
-            return [f"buf[i] = {expr}"]
+                    "    for i in range(n1):", *indent(lines, 2), *indent(value, 2)]
 
         if red.method in EXTREMES:
-            passes = [*fill(store),
+            passes = [*fill([f"buf[i] = {expr}"]),
                       f"    out[i0] = array_reductions.nonempty_extreme(buf, 0, n1, "
                       f"{CODES[red.method]})"]
         else:
             total = "    s = zero + pairwise.planned_sum(buf, 0, plan, zero, ws[3])"
             mean = _mean(dtype, "s", "n1")
-            passes = [*fill(store), total,
+            passes = [*fill([f"buf[i] = {expr}"]), total,
                       f"    out[i0] = {'s' if red.method == 'sum' else mean}"]
             if red.method in ("var", "std"):
-                passes += [*fill(lambda e: [f"d = ({e}) - out[i0]", "buf[i] = d * d"]), total,
+                passes += [*fill([f"d = ({expr}) - out[i0]", "buf[i] = d * d"]), total,
                            *indent(_spread(red, dtype, "s", "n1", "out[i0]"))]
         return [f"if 0 < n1 <= {LEAF} and {ops.in_place_test()}:",
-                *indent(ops.in_place_setup()), *indent(ops.stage_buffers("n1")),
-                *indent(passes), "    return out"]
+                *indent(ops.in_place_setup()), *indent(passes), "    return out"]
 
     def _reduce_columns(self, red: Reduction, ops: Operands) -> Lines:
         """Along the first axis of a 2-d result of C-contiguous operands (read in place):
         rows added one after the other (what NumPy does for a C-contiguous array)."""
         dtype = self.lowering.literal(red.node.type.dtype)
         acc = self.lowering.literal(red.accumulator)
+        lines, expr = ops.element(ops.in_place("i1"))
 
-        def accumulate(value: Callable[[str], Lines], rows: str = "range(n0)") -> Lines:
+        def accumulate(value: Lines, rows: str = "range(n0)") -> Lines:
             return [f"for i0 in {rows}:", *indent(ops.in_place_row("i0")),
-                    *indent(ops.passes(ops.in_place("i1"), "i1", "n1", value))]
+                    "    for i1 in range(n1):", *indent(lines, 2), *indent(value, 2)]
 
-        body = [*ops.in_place_setup(), *ops.stage_buffers("n1"),
-                f"out = np.empty(n1, {dtype})"]
+        body = [*ops.in_place_setup(), f"out = np.empty(n1, {dtype})"]
         if red.method in EXTREMES:
             better = REPLACES[red.method]
             return [*body, "if n0 == 0 and n1 != 0:",  # NumPy's error for an empty reduction
                     f"    array_reductions.extreme(out, 0, 0, {CODES[red.method]})",
-                    *accumulate(lambda e: [f"out[i1] = {e}"], "range(min(n0, 1))"),
-                    *accumulate(lambda e: [f"v = {e}", f"if v {better} out[i1] or v != v:",
-                                           "    out[i1] = v"], "range(1, n0)"), "return out"]
-        body += [f"s = np.zeros(n1, {acc})", *accumulate(lambda e: [f"s[i1] += {e}"])]
+                    *accumulate([f"out[i1] = {expr}"], "range(min(n0, 1))"),
+                    *accumulate([f"v = {expr}", f"if v {better} out[i1] or v != v:",
+                                 "    out[i1] = v"], "range(1, n0)"), "return out"]
+        body += [f"s = np.zeros(n1, {acc})", *accumulate([f"s[i1] += {expr}"])]
         if red.method == "sum":
             return [*body, "out[:] = s", "return out"]
         mean = _mean(dtype, "s[i1]", "n0")
         if red.method == "mean":
             return [*body, "for i1 in range(n1):", f"    out[i1] = {mean}", "return out"]
         return [*body, f"m = np.empty(n1, {acc})", "for i1 in range(n1):", f"    m[i1] = {mean}",
-                "s[:] = 0", *accumulate(lambda e: [f"d = ({e}) - m[i1]", "s[i1] += d * d"]),
+                "s[:] = 0", *accumulate([f"d = ({expr}) - m[i1]", "s[i1] += d * d"]),
                 "for i1 in range(n1):",
                 *indent(_spread(red, dtype, "s[i1]", "n0", "out[i1]")), "return out"]

@@ -222,8 +222,9 @@ class Lowering:
             if group is None or group.root is not red.source or red.ndim > 2 or \
                     self.uses.get(group.root) != 1 or node in self.objmode:
                 continue
-            if not group.scalar_loop_safe or any(m in self.objmode for m in group.members):
-                continue
+            if group.transcendental or not group.scalar_loop_safe or any(
+                    m in self.objmode for m in group.members):
+                continue  # NumPy's SIMD functions beat a compiled scalar loop
             self.absorbed[node] = group
             members.update(group.members)
         return members
@@ -378,8 +379,7 @@ class Lowering:
                       red.node)
         else:
             inputs = ", ".join(self.names[i] for i in group.inputs)
-            kernel = self.kernels.reduce(red, group, self._group_kernel(group))
-            self.emit(f"{name} = {kernel}({inputs})", indent, red.node)
+            self.emit(f"{name} = {self.kernels.reduce(red, group)}({inputs})", indent, red.node)
         if red.keepdims:
             shape = [1] * red.ndim
             if red.axis is None:
@@ -559,19 +559,15 @@ class Lowering:
         name = self._name(root)
         inputs = [self.names[i] for i in group.inputs]
         if group.scalar_loop_safe:
-            self.emit(f"{name} = {self._group_kernel(group)}({', '.join(inputs)})", indent,
-                      root)
+            if any(self.block_loop(m) for m in group.members):
+                kernel = staged.write(self.kernels, group)
+            else:
+                kernel = self.kernels.elementwise(group)
+            self.emit(f"{name} = {kernel}({', '.join(inputs)})", indent, root)
             return
         chunked = self._global(make_chunked(group), "blocks")
         out_type = numba_type(root.type).replace("'A'", "'C'")
         self.emit(f"{name} = {self._python_call(chunked, inputs, out_type)}", indent, root)
-
-    def _group_kernel(self, group: Group) -> str:
-        """The kernel computing a group compiled code can compute (the staged kind
-        where NumPy's loops compute some members)."""
-        if any(self.block_loop(m) for m in group.members):
-            return staged.write(self.kernels, group)
-        return self.kernels.elementwise(group)
 
     def _python_call(self, python_name: str, args: list[str], result: str | None) -> str:
         """An expression calling the Python function ``python_name`` from compiled code.

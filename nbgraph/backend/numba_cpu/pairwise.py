@@ -222,21 +222,6 @@ def flat(a):
     return np.ascontiguousarray(a).reshape(a.size)
 
 
-def transposed(a):
-    """A Fortran-contiguous array's transpose, typed as C-contiguous (compiled code
-    only): a kernel called on it is the one compiled for C-contiguous arrays."""
-    raise NotImplementedError
-
-
-@overload(transposed, jit_options={"cache": True})
-def _transposed(a):
-    if a.layout == "F":
-        return lambda a: a.T
-    if a.layout == "C":  # also Fortran-contiguous: every axis but one of length 1
-        return lambda a: a.reshape(a.shape[::-1])
-    return lambda a: np.ascontiguousarray(a.T)
-
-
 @njit(cache=True)
 def rows_contiguous(a):
     """Whether each run along ``a``'s last axis is contiguous or a single element."""

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .fusion import Group
-from .kernels import Lines, Operands, indent, loop
+from .kernels import Lines, Operands, Stage, indent, loop
 
 if TYPE_CHECKING:
     from .kernels import KernelWriter
@@ -42,7 +42,10 @@ def write(writer: KernelWriter, group: Group) -> str:
             "o = out.reshape(out.size)", "if o.size == 0:", "    return out",
             "inner = o.size // n0", f"rows = max(1, {BLOCK} // inner)",
             "blocks = (n0 + rows - 1) // rows"]
-    buffers = ops.stage_buffers(f"max(min(o.size, {BLOCK}), rows * inner)")
+    stages = ops.stages(ops.general_access)[0]
+    buffers = [f"b{s.n}_{k} = np.empty(max(min(o.size, {BLOCK}), rows * inner), "
+               f"{lowering.literal(s.member.type.dtype)})"
+               for s in stages for k in range(len(s.operands))]
     # Each thread has its own buffers with ``parallel``: allocated once per block.
     if not parallel:
         body += buffers
@@ -58,9 +61,8 @@ def write(writer: KernelWriter, group: Group) -> str:
         for stage in stages:
             passes += nest([*stage.lines, *(f"b{stage.n}_{k}[j] = {x}"
                                             for k, x in enumerate(stage.operands))])
-            last = stage.member is group.root  # NumPy's loop writes the result
-            passes.append(stage.call("hi - lo", "o[lo:hi]" if last else None))
-        if not stages or stages[-1].member is not group.root:
+            passes.append(_call(stage, group, "hi - lo"))
+        if expr is not None:
             passes += nest([*lines, f"o[{at}] = {expr}"])
         return [*loop("block", "blocks", parallel), *indent(passes)]
 
@@ -98,3 +100,10 @@ def write(writer: KernelWriter, group: Group) -> str:
              "return out"]
     return writer.add_function("staged", ops, body, parallel)
 
+
+def _call(stage: Stage, group: Group, count: str) -> str:
+    """The call of a stage's NumPy loop on the block's ``count`` elements: from its
+    operand buffers into the first one, or into the result if it is the group's."""
+    operands = [f"b{stage.n}_{k}[:{count}]" for k in range(len(stage.operands))]
+    target = "o[lo:hi]" if stage.member is group.root else operands[0]
+    return f"numpy_loops.{stage.ufunc.__name__}_into({', '.join(operands)}, {target})"
