@@ -34,6 +34,7 @@ $(STAMP): pyproject.toml labextension/package.json
 
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -q
 
 # Random programs, eager against graph mode; failing ones go to tests/fuzz/regressions/.
@@ -42,6 +43,7 @@ fuzz: $(STAMP)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
 
 # JupyterLab refuses to run as root without --allow-root (containers often run as root).
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)

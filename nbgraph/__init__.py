@@ -1,5 +1,6 @@
 """nbgraph: write eager NumPy in Jupyter, run it as a dataflow graph."""
 
+from . import distributed  # registers Dask calls and pickling with graph functions
 from .api import GraphFunction, function, to_code, to_graph
 from .errors import (
     ConversionError,
@@ -12,10 +13,17 @@ from .errors import (
 )
 from .grad import grad, value_and_grad
 from .graph.ir import Graph, Node, Op, Region
+from .graph.views import register_view
 from .timing import Comparison, compare
 from .trace import step
+from .version import __version__ as __version__
 
-__version__ = "0.1.0"
+# How graphs and recordings show (the viewer's modules load when first used).
+register_view("text", "nbgraph.graph.printer:format_graph")
+register_view("dot", "nbgraph.viz.dot:to_dot")
+register_view("graph widget", "nbgraph.viz.graph_widget:GraphWidget")
+register_view("graph in a notebook", "nbgraph.viz.graph_widget:mimebundle")
+register_view("stepper", "nbgraph.viz.stepper:Stepper")
 
 
 def load_ipython_extension(shell: object) -> None:
@@ -47,6 +55,7 @@ __all__ = [
     "StagingError",
     "UndefinedValueError",
     "compare",
+    "distributed",
     "function",
     "grad",
     "step",

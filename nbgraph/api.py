@@ -10,91 +10,52 @@ from typing import Any
 
 import numpy as np
 
-from .backend import BACKENDS, Program, compile_graph
-from .convert.calls import Binding, traced_function
+from .backend import BACKENDS, compile_graph
+from .backend.failures.mapping import user_error
+from .backend.inspection import inspected
+from .convert.calls import Binding, StagedFunction, traced_function
 from .convert.conversion import convert, to_code
-from .distributed.inputs import holds_dask_array
 from .errors.boundary import entry_point
-from .errors.mapping import mark_run, user_error
-from .errors.sites import site_of
-from .graph.build import trace
 from .graph.ir import Graph
 from .graph.passes import optimize
-from .graph.pytree import LEAF, flatten, tree_key, unflatten
-from .graph.runtime import ConsList
-from .graph.types import ListType, is_device_array, type_of
+from .graph.pytree import LEAF, flatten
 from .progress import building
-from .writeback import ArgumentWrites
+from .specialization import (
+    SCALAR_KEYS,
+    Bound,
+    Specialization,
+    rebind,
+    signature_key,
+    split_dynamic,
+)
+from .staging.build import trace
 
 DEFAULT_BACKEND = "cpu"
 
-
-class _Compiled:
-    """One traced, optimised and compiled signature of a graph function."""
-
-    def __init__(self, graph: Graph, program: Program, locates: bool,
-                 helpers: list[Binding], names: Sequence[str] = ()) -> None:
-        self.graph = graph
-        self.helpers = helpers  # a helper redefined since (a notebook cell run again)
-        self.program = program
-        self.run = program.run
-        self.locates = locates  # the backend tags its errors with the failing node
-        # Arguments the function writes into get their final values after the run.
-        self.writes = ArgumentWrites(graph, names) if graph.writes else None
-        results = graph.body.results[:-1]  # the last result is the effect token
-        self.fix_lists = [i for i, r in enumerate(results) if isinstance(r.type, ListType)]
-        self.leaf = graph.out_tree is LEAF and not self.fix_lists  # one plain result
-        self.single = self.leaf and self.writes is None
-
-    def out_of_date(self) -> bool:
-        """Whether a function the graph called has been redefined: trace again."""
-        return any(b.changed() for b in self.helpers)
-
-    def __call__(self, leaves: Sequence[Any]) -> Any:
-        if self.writes is not None:
-            self.writes.check(leaves)
-        try:
-            outputs = self.run(leaves)
-        except Exception as exc:
-            mark_run(exc, self.graph, leaves, self.locates)
-            raise
-        except KeyboardInterrupt as exc:  # at a graph loop's line, when a backend knows it
-            if site_of(exc) is not None:
-                mark_run(exc, self.graph, leaves, located=True)
-            raise
-        if self.single:
-            return outputs[0]
-        if self.writes is not None:
-            outputs = self.writes.finish(leaves, outputs)
-            if self.leaf:
-                return outputs[0]
-        outputs = list(outputs)
-        for i in self.fix_lists:
-            outputs[i] = outputs[i].to_list() if isinstance(outputs[i], ConsList) else outputs[i]
-        return unflatten(self.graph.out_tree, outputs)
+# Registered from the layers above (see ``nbgraph/__init__.py``), which this one does not
+# import: calls on another library's arrays, and how a graph function pickles.
+_array_calls: list[tuple[Callable[[tuple, dict], bool], Callable[..., Any]]] = []
+_pickling: list[Callable[[GraphFunction], tuple]] = []
 
 
-# Trace-cache keys: an array's (dtype, ndim); a scalar's (dtype, flavor), fixed per type,
-# so the per-call key is a dict lookup (this runs on every call).
-_SCALAR_KEYS: dict[type, Any] = {}
-for _type in (bool, int, float, complex, *set(np.sctypeDict.values())):
-    if _type in (bool, int, float, complex) or issubclass(_type, np.number | np.bool_):
-        _t = type_of(_type(0))
-        _SCALAR_KEYS[_type] = (_t.dtype, _t.flavor)
+def register_array_call(holds: Callable[[tuple, dict], bool],
+                        call: Callable[[GraphFunction, tuple, dict], Any]) -> None:
+    """Run calls whose arguments ``holds`` accepts (another library's arrays, e.g. Dask)
+    as ``call(graph_function, args, kwargs)``."""
+    _array_calls.append((holds, call))
 
 
-def _leaf_key(value: Any) -> Any:
-    key = _SCALAR_KEYS.get(type(value))
-    if key is None and (type(value) is np.ndarray or is_device_array(value)):
-        return (np.dtype(value.dtype), len(value.shape))
-    return key
+def register_pickling(reduce: Callable[[GraphFunction], tuple]) -> None:
+    """Pickle graph functions with ``reduce`` (their ``__reduce__``)."""
+    _pickling[:] = [reduce]
 
 
-class GraphFunction:
+class GraphFunction(StagedFunction):
     """A Python function that runs as a graph; see ``function``."""
 
     def __init__(self, fn: Callable, backend: str = DEFAULT_BACKEND,
-                 static_argnames: Sequence[str] = (), parallel: bool = False) -> None:
+                 static_argnames: Sequence[str] = (), parallel: bool = False,
+                 traced: Callable[[], Callable] | None = None) -> None:
         if not callable(fn):
             raise TypeError(f"nbgraph.function needs a function, got {type(fn).__name__}")
         if backend not in BACKENDS:
@@ -114,7 +75,10 @@ class GraphFunction:
         self.trace_count = 0
         self.last_build: dict[str, float] | None = None  # seconds per stage, newest build
         self.after_first_call: Callable[[Graph], Any] | None = None  # e.g. show the graph
-        self._cache: dict[Any, _Compiled] = {}
+        # What a new signature traces: the converted Python function unless ``traced``
+        # makes another (a gradient's function; a shipped function refuses).
+        self.traced = traced or (lambda: convert(self.python_function))
+        self.specializations: dict[Any, Specialization] = {}  # by signature_key
         # Calls with exactly the positional parameters skip argument binding.
         params = list(self.signature.parameters.values())
         plain = all(p.kind is p.POSITIONAL_OR_KEYWORD for p in params)
@@ -133,30 +97,23 @@ class GraphFunction:
         """Run the original Python function."""
         return self.python_function(*args, **kwargs)
 
-    def _split(self, args: tuple, kwargs: dict) -> tuple[tuple, dict, tuple]:
-        """Bound (dynamic args, dynamic kwargs, static values)."""
+    def bind(self, args: tuple, kwargs: dict) -> Bound:
+        """The call's arguments bound to the signature: dynamic values and statics."""
         try:
             bound = self.signature.bind(*args, **kwargs)
         except TypeError:
             raise _call_error(self.python_function, args, kwargs) from None
         bound.apply_defaults()
         statics = tuple((n, bound.arguments.pop(n)) for n in self.static_argnames)
-        return (*_split_dynamic(self.signature, bound.arguments), statics)
+        return Bound(*split_dynamic(self.signature, bound.arguments), statics)
 
-    def _key(self, args: tuple, kwargs: dict, statics: tuple) -> Any:
-        keys = [_leaf_key(a) for a in args]
-        if None in keys or kwargs:
-            leaves, tree = flatten((args, kwargs))
-            return (tree_key(tree), tuple(_leaf_key(leaf) for leaf in leaves), statics)
-        return (tuple(keys), statics)
-
-    def _compiled(self, args: tuple, kwargs: dict, statics: tuple,
-                  leaves: Sequence[Any] | None = None) -> _Compiled:
-        """The compiled entry for this signature, built if new (then compiled for the
+    def specialize(self, bound: Bound, leaves: Sequence[Any] | None = None
+                   ) -> Specialization:
+        """The specialization for this signature, built if new (then compiled for the
         types of ``leaves`` when given, and ``last_build`` timed stage by stage)."""
-        key = self._key(args, kwargs, statics)
+        key = signature_key(bound)
         try:
-            entry = self._cache.get(key)
+            entry = self.specializations.get(key)
         except TypeError:
             raise TypeError(f"static arguments of {self.__name__} must be hashable") from None
         if entry is not None and not entry.out_of_date():
@@ -164,10 +121,10 @@ class GraphFunction:
         with building(self.__name__) as stage:
             stage("converting")
             start = time.perf_counter()
-            converted = self._convert()
+            converted = self.traced()
             stage("tracing")
             converted_at = time.perf_counter()
-            graph, helpers = self._trace(converted, args, kwargs, statics)
+            graph, helpers = self._trace(converted, bound)
             stage("compiling")
             traced_at = time.perf_counter()
             program = compile_graph(graph, self.backend, self.parallel)
@@ -175,8 +132,9 @@ class GraphFunction:
                 program.prepare(leaves)
         self.last_build = {"convert": converted_at - start, "trace": traced_at - converted_at,
                            "compile": time.perf_counter() - traced_at}
-        entry = self._cache[key] = _Compiled(graph, program, self.backend == "interpret",
-                                             helpers, self._leaf_names(args, kwargs))
+        entry = self.specializations[key] = Specialization(
+            graph, program, self.backend == "interpret", helpers,
+            self._leaf_names(bound.args, bound.kwargs))
         return entry
 
     def _leaf_names(self, args: tuple, kwargs: dict) -> list[str]:
@@ -188,22 +146,17 @@ class GraphFunction:
         return [p.name for p in self.signature.parameters.values()
                 if p.name not in self.static_argnames][:len(args)]
 
-    def _convert(self) -> Callable:
-        """The function to trace: the converted Python function."""
-        return convert(self.python_function)
-
-    def _trace(self, converted: Callable, args: tuple, kwargs: dict, statics: tuple
-               ) -> tuple[Graph, list[Binding]]:
+    def _trace(self, converted: Callable, bound: Bound) -> tuple[Graph, list[Binding]]:
         """The optimised graph, and the user's functions it called (see ``Binding``)."""
         fn = self.python_function
-        static_values = dict(statics)
+        static_values = dict(bound.statics)
 
         def with_statics(*dynamic: Any, **dynamic_kw: Any) -> Any:
-            call = _rebind(self.signature, dynamic, dynamic_kw, static_values)
+            call = rebind(self.signature, dynamic, dynamic_kw, static_values)
             return converted(*call.args, **call.kwargs)
 
         with traced_function(fn) as helpers:
-            graph = trace(fn.__name__, with_statics, args, kwargs)
+            graph = trace(fn.__name__, with_statics, bound.args, bound.kwargs)
         self.trace_count += 1
         return optimize(graph), helpers
 
@@ -215,30 +168,27 @@ class GraphFunction:
         node's value summary from that run, which the graph view shows.  (A parameter
         of the function named ``inspect`` is then passed by position.)
         """
-        dyn, dyn_kw, statics = self._split(args, kwargs)
-        graph = self._compiled(dyn, dyn_kw, statics).graph
+        bound = self.bind(args, kwargs)
+        graph = self.specialize(bound).annotated_graph()
         if not inspect:
             return graph
-        from .viz.values import inspected
-
-        return inspected(graph, flatten((dyn, dyn_kw))[0])
+        return inspected(graph, flatten((bound.args, bound.kwargs))[0])
 
     def _call(self, args: tuple, kwargs: dict) -> Any:
         """A call (``__call__`` is the entry point made in ``__init__``)."""
         if len(args) == self._positional and not kwargs:
-            keys = tuple([_SCALAR_KEYS.get(type(a)) or (
+            keys = tuple([SCALAR_KEYS.get(type(a)) or (
                 (a.dtype, a.ndim) if type(a) is np.ndarray else None) for a in args])
-            entry = self._cache.get((keys, ()))
+            entry = self.specializations.get((keys, ()))
             if entry is not None and not (entry.helpers and entry.out_of_date()):
                 return entry(args)
-        if holds_dask_array(args, kwargs):  # blockwise over the chunks: a lazy Dask array
-            from .distributed.blockwise import call_blockwise
-
-            return call_blockwise(self, args, kwargs)
-        dyn, dyn_kw, statics = self._split(args, kwargs)
-        leaves, _ = flatten((dyn, dyn_kw))
+        for holds, call in _array_calls:  # arrays of other libraries (Dask: distributed/)
+            if holds(args, kwargs):
+                return call(self, args, kwargs)
+        bound = self.bind(args, kwargs)
+        leaves, _ = flatten((bound.args, bound.kwargs))
         built = self.last_build
-        entry = self._compiled(dyn, dyn_kw, statics, leaves)
+        entry = self.specialize(bound, leaves)
         if self.last_build is not built:  # a new signature: time its first run too
             start = time.perf_counter()
             try:
@@ -247,15 +197,15 @@ class GraphFunction:
                 self.last_build["first_run"] = time.perf_counter() - start
                 hook, self.after_first_call = self.after_first_call, None
                 if hook is not None:
-                    hook(entry.graph)
+                    hook(entry.annotated_graph())
         return entry(leaves)
 
     def __reduce__(self) -> tuple:
         """Pickled as its traced graphs, so a process without the source (a Dask worker)
-        can run it (see ``distributed/shipping.py``)."""
-        from .distributed.shipping import reduce_function
-
-        return reduce_function(self)
+        can run it (see ``distributed/shipping.py``, which registers how)."""
+        if not _pickling:
+            raise TypeError(f"cannot pickle {self!r}: import nbgraph to register how")
+        return _pickling[0](self)
 
     def __get__(self, instance: Any, owner: Any = None) -> Any:
         if instance is None:
@@ -279,52 +229,6 @@ def _call_error(fn: Callable, args: tuple, kwargs: dict) -> TypeError:
     except TypeError as exc:
         return exc
     return TypeError(f"{fn.__qualname__}() got arguments it cannot take")
-
-
-def _split_dynamic(signature: inspect.Signature, arguments: dict) -> tuple[tuple, dict]:
-    """Bound arguments (statics taken out) as positional values while they can be, then
-    values by parameter name (``*args`` as a tuple under its name) and ``**kwargs``'s."""
-    args: list = []
-    kwargs: dict = {}
-    positional = True
-    for p in signature.parameters.values():
-        if p.name not in arguments:  # a static argument: what follows goes by name
-            positional = False
-        elif positional and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
-            args.append(arguments[p.name])
-        elif positional and p.kind is p.VAR_POSITIONAL:
-            args.extend(arguments[p.name])
-        elif p.kind is p.VAR_KEYWORD:
-            kwargs.update(arguments[p.name])
-        else:
-            kwargs[p.name] = arguments[p.name]
-    return tuple(args), kwargs
-
-
-def _rebind(signature: inspect.Signature, args: tuple, kwargs: dict, statics: dict
-            ) -> inspect.BoundArguments:
-    """The call's arguments again, from the dynamic ones (see ``_split_dynamic``) and
-    the static values."""
-    positional, named, arguments = list(args), dict(kwargs), {}
-    for p in signature.parameters.values():
-        if p.name in statics:
-            arguments[p.name] = statics[p.name]
-        elif p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
-            if positional:
-                arguments[p.name] = positional.pop(0)
-            elif p.name in named:
-                arguments[p.name] = named.pop(p.name)
-        elif p.kind is p.VAR_POSITIONAL:
-            if p.name in named:
-                arguments[p.name] = tuple(named.pop(p.name))
-            else:
-                arguments[p.name], positional = tuple(positional), []
-        elif p.kind is p.KEYWORD_ONLY:
-            if p.name in named:
-                arguments[p.name] = named.pop(p.name)
-        else:
-            arguments[p.name] = named
-    return inspect.BoundArguments(signature, arguments)
 
 
 def function(fn: Callable | None = None, *, backend: str = DEFAULT_BACKEND,

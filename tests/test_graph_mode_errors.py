@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import nbgraph as ng
-from nbgraph.graph.tracing import is_tracing
+from nbgraph.staging.tracing import is_tracing
 
 # --- functions under test ---------------------------------------------------------------
 

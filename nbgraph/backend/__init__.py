@@ -2,16 +2,30 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import importlib
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from ..graph.ir import Graph
+from ..graph.ir import Graph, Node
 
-BACKENDS = ("cpu", "cuda", "interpret")
+# Each backend's program class, imported when first used: Numba (and CUDA) load only
+# once a graph is compiled, not with ``import nbgraph``.
+_PROGRAMS = {
+    "cpu": "nbgraph.backend.numba_cpu:NumbaGraph",
+    "cuda": "nbgraph.backend.numba_cuda:CudaGraph",
+    "interpret": "nbgraph.backend.interpret:Interpreter",
+}
+BACKENDS = tuple(sorted(_PROGRAMS))
 
 
 class Program(Protocol):
     """A graph made runnable by a backend."""
+
+    # What compiling learned, for the graph view (never written into the graph, which
+    # is shared): nodes the program runs in Python, and updates it makes by copying a
+    # whole array inside a loop, each with why.
+    python_nodes: Mapping[Node, str]
+    copies: Mapping[Node, str]
 
     def prepare(self, args: Sequence[Any]) -> None:
         """Finish compiling for these argument values' types (the first run would)."""
@@ -22,16 +36,10 @@ class Program(Protocol):
 
 def compile_graph(graph: Graph, backend: str, parallel: bool = False) -> Program:
     """The backend's program for ``graph``."""
+    if backend not in _PROGRAMS:
+        raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+    module, name = _PROGRAMS[backend].split(":")
+    program = getattr(importlib.import_module(module), name)
     if backend == "interpret":
-        from .interpret import Interpreter
-
-        return Interpreter(graph, writes_in_place=True)
-    if backend == "cpu":
-        from .numba_cpu import NumbaGraph
-
-        return NumbaGraph(graph, parallel=parallel)
-    if backend == "cuda":
-        from .numba_cuda import CudaGraph
-
-        return CudaGraph(graph)
-    raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+        return program(graph, writes_in_place=True)
+    return program(graph, parallel=parallel) if backend == "cpu" else program(graph)

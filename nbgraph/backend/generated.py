@@ -19,13 +19,8 @@ from typing import Any
 import numba
 import numpy as np
 
-
-def cache_dir() -> Path:
-    """Where compiled graphs live (``NBGRAPH_CACHE_DIR`` overrides)."""
-    default = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "nbgraph"
-    path = Path(os.environ.get("NBGRAPH_CACHE_DIR", default))
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+from ..source.cache import cache_dir
+from ..version import __version__
 
 
 @functools.cache
@@ -42,8 +37,6 @@ def _versions() -> str:
     """What compiled code depends on besides its own source: the versions, and the
     backend's own compiled functions that generated code calls (Numba links their
     machine code into each cached graph, so a change to them must not load old code)."""
-    from .. import __version__
-
     return (f"{sys.version}|{np.__version__}|{numba.__version__}|{__version__}|"
             f"{_backend_digest()}")
 

@@ -3,7 +3,7 @@
 It is the semantic reference the compiled backends are tested against, so it is kept
 as direct as possible: every CALL applies its function to the inputs' values.  It is
 also the error locator: a failing run's exception carries the failing node, its
-operands and the loop iterations around it (``errors.sites``).
+operands and the loop iterations around it (``backend.failures.sites``).
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from typing import Any
 
 import numpy as np
 
-from ..errors.sites import tag, tag_loop
 from ..graph import runtime
 from ..graph.ir import Graph, Node, Op, Region
 from ..graph.template import fill
 from ..graph.types import PYTHON, SCALAR, TensorType, type_of
-from .numba_cpu.ownership import Ownership
+from .common.ownership import Ownership
+from .failures.sites import tag, tag_loop
 
 
 class Interpreter:
@@ -41,6 +41,8 @@ class Interpreter:
         # Loop states that start from a value still used elsewhere: copied on entry, as
         # the compiled backends copy them, before the loop writes into them.
         self.copy_on_entry = ownership.copy_on_entry if ownership else set()
+        self.python_nodes: dict[Node, str] = {}  # (every node runs in Python here)
+        self.copies: dict[Node, str] = {}
 
     def prepare(self, args: Sequence[Any]) -> None:
         """Nothing to compile: nodes run as they are."""

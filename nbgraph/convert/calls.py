@@ -7,14 +7,12 @@ called as is.  Recursion is reported instead of tracing forever.
 
 from __future__ import annotations
 
+import abc
 import builtins
 import cmath
 import contextlib
 import inspect
 import math
-import os
-import sys
-import sysconfig
 import threading
 import types
 from collections.abc import Callable, Iterator
@@ -23,22 +21,19 @@ from typing import Any
 import numpy as np
 
 from ..errors.exceptions import ConversionError, StagingError
-from ..errors.origins import is_converted, user_location
-from ..graph import iteration, runtime, statements
+from ..graph import runtime
 from ..graph.functions import STAGEABLE_BUILTINS
 from ..graph.template import Text
-from ..graph.traced import _ARRAY_FUNCTIONS
-from ..graph.tracing import TracedList, call, is_graph_value
 from ..graph.types import TensorType
-from ..graph.undefined import Undefined, check_defined
+from ..source.origins import is_converted, user_location
+from ..source.user_code import is_user_code
+from ..staging import iteration, statements
+from ..staging.control_flow import list_comp
+from ..staging.traced import ARRAY_FUNCTIONS, TracedList, call, is_graph_value
+from ..staging.undefined import Undefined, check_defined
+from .conversion import convert
 from .global_values import global_values
 
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-_LIBRARY_DIRS = tuple(
-    {sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["purelib"],
-     sysconfig.get_paths()["platlib"], sys.prefix + "/lib", sys.base_prefix + "/lib",
-     _PACKAGE_DIR + os.sep}
-)
 _LIST_CONSUMERS = {np.array, np.asarray, np.stack, np.vstack, np.hstack, np.concatenate}
 
 
@@ -69,14 +64,7 @@ _stack = _CallStack()
 
 def is_user_function(fn: Any) -> bool:
     """Whether fn is the user's own Python function (converted), not a library's."""
-    if not inspect.isfunction(fn):
-        return False
-    filename = fn.__code__.co_filename
-    if filename.startswith("<frozen") or is_converted(fn.__code__):
-        return False
-    # (Also packages installed elsewhere, e.g. a site-packages folder on PYTHONPATH.)
-    return not filename.startswith(_LIBRARY_DIRS) and not any(
-        f"{os.sep}{name}{os.sep}" in filename for name in ("site-packages", "dist-packages"))
+    return inspect.isfunction(fn) and is_user_code(fn.__code__)
 
 
 def _graph_args(args: tuple, kwargs: dict) -> bool:
@@ -128,8 +116,6 @@ def _isinstance(value: Any, classes: Any) -> bool:
 def _make_list(*args: Any) -> Any:
     """list(x): a graph list built by a graph loop when x is a graph range/sequence."""
     if len(args) == 1 and isinstance(args[0], iteration.GraphSequence):
-        from ..graph.control_flow import list_comp
-
         return list_comp(args[0], lambda item: item)
     return list(*args)
 
@@ -175,10 +161,15 @@ def converted_call(fn: Any, args: tuple, kwargs: dict) -> Any:
     return _stage(fn, args, kwargs)
 
 
-def _is_graph_function(fn: Any) -> bool:
-    from ..api import GraphFunction
+class StagedFunction(abc.ABC):
+    """A wrapper whose calls from converted code trace its ``python_function`` inline
+    (graph functions): subclasses are the public API's, above this layer."""
 
-    return isinstance(fn, GraphFunction)
+    python_function: Callable
+
+
+def _is_graph_function(fn: Any) -> bool:
+    return isinstance(fn, StagedFunction)
 
 
 def _stage(fn: Any, args: tuple, kwargs: dict) -> Any:
@@ -191,8 +182,8 @@ def _stage(fn: Any, args: tuple, kwargs: dict) -> Any:
     self = getattr(fn, "__self__", None)
     if isinstance(self, str) and getattr(fn, "__name__", "") == "format":
         return statements.format_text(self, *args, **kwargs)
-    if _hashable(fn) and fn in _ARRAY_FUNCTIONS:
-        return _ARRAY_FUNCTIONS[fn](*args, **kwargs)
+    if _hashable(fn) and fn in ARRAY_FUNCTIONS:
+        return ARRAY_FUNCTIONS[fn](*args, **kwargs)
     if _is_stageable(fn):
         return call(fn, *args, **kwargs)
     if isinstance(fn, type) and issubclass(fn, BaseException) and not kwargs:
@@ -238,8 +229,6 @@ def _is_stageable(fn: Any) -> bool:
 
 
 def _call_user_function(fn: Callable, args: tuple, kwargs: dict) -> Any:
-    from .conversion import convert
-
     target = fn.__func__ if inspect.ismethod(fn) else fn
     if inspect.isgeneratorfunction(target):
         raise ConversionError(

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ast
 
+from .analysis import local_names
+
 
 class Namer:
     """Hands out names that collide with nothing in the user's function."""
@@ -59,8 +61,6 @@ class ScopedConverter(Converter):
         return bool(self._scopes) and name in self._scopes[-1]
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
-        from .analysis import local_names
-
         self._scopes.append(local_names(node))
         try:
             self.generic_visit(node)

@@ -10,11 +10,11 @@ import ast
 import types
 import weakref
 from collections.abc import Callable
+from types import ModuleType
 
 from ..errors.exceptions import ConversionError
-from ..errors.origins import register_code, register_machinery
-from ..graph.ir import Loc
-from . import operators
+from ..source.locations import Loc
+from ..source.origins import register_code, register_machinery
 from .analysis import all_names, declared_outside, walk_scope
 from .context import Namer, is_generated
 from .converters.asserts import AssertConverter
@@ -97,6 +97,15 @@ def convert_ast(fn: Callable) -> tuple[ast.FunctionDef, Namer]:
     return node, namer
 
 
+_runtime: list[ModuleType] = []  # the module converted code calls as ``ag__``
+
+
+def use_runtime(module: ModuleType) -> None:
+    """Name the module converted code calls as ``ag__`` (``operators``, which registers
+    itself when imported: it stages calls by converting functions with this module)."""
+    _runtime[:] = [module]
+
+
 def convert(fn: Callable) -> Callable:
     """The converted version of a user function (cached per function object)."""
     cached = _converted.get(fn)
@@ -124,7 +133,7 @@ def convert(fn: Callable) -> Callable:
     register_machinery(module_code)  # the factory: nbgraph's code under the user's name
     namespace: dict = {}
     exec(module_code, fn.__globals__, namespace)
-    made = namespace[FACTORY](operators, *(None for _ in code.co_freevars))
+    made = namespace[FACTORY](_runtime[0], *(None for _ in code.co_freevars))
     converted = types.FunctionType(
         _named_as_user(made.__code__.replace(co_name=fn.__name__, co_qualname=fn.__qualname__),
                        generated, fn),

@@ -2,21 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from ..errors.exceptions import StagingError
-from ..errors.origins import user_location
-from ..graph.control_flow import (
-    and_,
-    for_stmt,
-    if_exp,
-    if_stmt,
-    list_comp,
-    not_,
-    or_,
-    while_stmt,
-)
-from ..graph.statements import (
+from ..source.origins import user_location
+from ..staging.control_flow import and_, for_stmt, if_exp, if_stmt, list_comp, not_, or_, while_stmt
+from ..staging.statements import (
     assert_stmt,
     contains,
     fstring,
@@ -28,9 +20,11 @@ from ..graph.statements import (
     set_attribute,
     setitem,
 )
-from ..graph.tracing import is_graph_value, try_block
-from ..graph.undefined import Undefined, UndefinedReturn, check_defined, deleted
+from ..staging.traced import is_graph_value
+from ..staging.tracing import try_block
+from ..staging.undefined import Undefined, UndefinedReturn, check_defined, deleted
 from .calls import converted_call
+from .conversion import use_runtime
 
 
 def retval(value: Any, returned: Any = True, last_line: int = 0) -> Any:
@@ -82,3 +76,5 @@ __all__ = [
     "try_block",
     "while_stmt",
 ]
+
+use_runtime(sys.modules[__name__])

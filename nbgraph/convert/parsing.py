@@ -13,7 +13,7 @@ import textwrap
 from collections.abc import Callable
 
 from ..errors.exceptions import ConversionError
-from ..graph.ir import Loc
+from ..source.locations import Loc
 
 
 def _source_lines(fn: Callable) -> tuple[list[str], int]:

@@ -7,8 +7,13 @@ function that needs more than one block as per-block partials and a combine step
 no source files (``shipping.py``).  Needs the ``nbgraph[dask]`` extra.
 """
 
-from .blockwise import BlockwiseError
+from ..api import register_array_call, register_pickling
+from .blockwise import BlockwiseError, call_blockwise
+from .inputs import holds_dask_array
 from .reduction import map_reduce
-from .shipping import ShippingError
+from .shipping import ShippingError, reduce_function
+
+register_array_call(holds_dask_array, call_blockwise)  # a lazy Dask array, block by block
+register_pickling(reduce_function)  # as traced graphs: workers need no source
 
 __all__ = ["BlockwiseError", "ShippingError", "map_reduce"]

@@ -34,8 +34,14 @@ import numpy as np
 from ..graph import runtime
 from ..graph.functions import is_effect, is_elementwise
 from ..graph.ir import Graph, Node, Op, Region
+from ..graph.numpy_facts import (
+    AXIS_FUNCTIONS,
+    REDUCTION,
+    AxisFunction,
+    call_operands,
+    method_name,
+)
 from ..graph.template import fill
-from ..graph.traced import call_method
 from ..graph.types import TensorType, TokenType
 
 
@@ -66,13 +72,6 @@ def mixed(cause: Node | None) -> Ax:
     return Ax("mixed", 0, cause)
 
 
-_REDUCTIONS = frozenset({
-    "sum", "prod", "mean", "std", "var", "min", "max", "amin", "amax", "any", "all",
-    "argmin", "argmax", "median", "nansum", "nanprod", "nanmean", "nanstd", "nanvar",
-    "nanmin", "nanmax", "nanargmin", "nanargmax", "nanmedian", "ptp", "average",
-    "count_nonzero"})
-_ALONG_AXIS = {"cumsum": None, "cumprod": None, "nancumsum": None, "nancumprod": None,
-               "sort": -1, "argsort": -1, "diff": -1, "flip": None}  # name: default axis
 _SAME_SHAPE = frozenset({"astype", "copy", "clip", "round", "around", "conj", "conjugate",
                          "where", "isclose", "nan_to_num", "zeros_like", "ones_like",
                          "empty_like", "full_like", "real", "imag", "fabs"})
@@ -218,11 +217,8 @@ class _Walk:
 def _call(node: Node, values: list[Ax]) -> Ax:
     call = node.arg
     fn = call.fn
-    args, kwargs = fill(call.args, values), fill(call.kwargs, values)
-    if fn is call_method:
-        name, args = args[1], (args[0], *args[2:])
-    else:
-        name = getattr(fn, "__name__", "")
+    args, kwargs = call_operands(call, fill(call.args, values)), fill(call.kwargs, values)
+    name = method_name(call) or getattr(fn, "__name__", "")
     kinds = {v.kind for v in values}
     if kinds <= {"free", "row"}:
         if fn is runtime.list_append and values[0] == FREE and values[1] == ROW:
@@ -233,8 +229,8 @@ def _call(node: Node, values: list[Ax]) -> Ax:
         return rule(node, args, kwargs)
     if is_elementwise(fn) or fn in _PASS_THROUGH or name in _SAME_SHAPE:
         return _elementwise(node, values)
-    if name in _REDUCTIONS or name in _ALONG_AXIS:
-        return _along_axis(node, name, args, kwargs)
+    if name in AXIS_FUNCTIONS:  # (by name: methods and functions alike)
+        return _along_axis(node, AXIS_FUNCTIONS[name], args, kwargs)
     if name in _CREATION and call.args and not isinstance(args[0], Ax | tuple):
         return mixed(node)
     if name in _CREATION:
@@ -266,17 +262,16 @@ def _axes(axis: Any, ndim: int) -> set[int] | None:
     return None
 
 
-def _along_axis(node: Node, name: str, args: tuple, kwargs: dict) -> Ax:
+def _along_axis(node: Node, facts: AxisFunction, args: tuple, kwargs: dict) -> Ax:
     x = args[0]
     if not isinstance(x, Ax) or x.kind != "aligned" or any(
             isinstance(a, Ax) for a in args[1:]):
         return mixed(node)
-    default = _ALONG_AXIS.get(name)
-    axis = kwargs.get("axis", args[1] if len(args) > 1 else default)
+    axis = kwargs.get("axis", args[1] if len(args) > 1 else facts.default_axis)
     axes = _axes(axis, _ndim(node.inputs[0]))
     if axes is None or x.pos in axes:
         return mixed(node)
-    if name in _ALONG_AXIS or kwargs.get("keepdims"):
+    if facts.kind != REDUCTION or kwargs.get("keepdims"):
         return x
     return aligned(x.pos - sum(a < x.pos for a in axes))
 

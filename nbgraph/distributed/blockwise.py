@@ -17,17 +17,19 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..api import GraphFunction
 from ..errors.exceptions import GraphModeError
-from ..graph.ir import Graph, Loc, Node
+from ..graph.ir import Graph, Node
 from ..graph.pytree import LEAF, flatten, unflatten
 from ..graph.types import TensorType, type_of
+from ..source.locations import Loc
+from ..specialization import Bound, rebind
 from .axes import follow_axis
 from .inputs import is_dask_array
+from .shipping import reduce_function, same_leaf
 
 if TYPE_CHECKING:
     import dask.array as da
-
-    from ..api import GraphFunction
 
 
 class BlockwiseError(GraphModeError, ValueError):
@@ -38,10 +40,10 @@ def call_blockwise(fn: GraphFunction, args: tuple, kwargs: dict) -> da.Array:
     """``fn(*args, **kwargs)`` with Dask arrays among the arguments, block by block."""
     import dask.array as da
 
-    dyn, dyn_kw, statics = fn._split(args, kwargs)
-    leaves, tree = flatten((dyn, dyn_kw), is_leaf=_is_leaf)
-    metas = [_meta(leaf) if is_dask_array(leaf) else leaf for leaf in leaves]
-    graph = fn._compiled(*unflatten(tree, metas), statics).graph
+    dyn, dyn_kw, statics = fn.bind(args, kwargs)
+    leaves, tree = flatten((dyn, dyn_kw), is_leaf=is_leaf)
+    metas = [block_meta(leaf) if is_dask_array(leaf) else leaf for leaf in leaves]
+    graph = fn.specialize(Bound(*unflatten(tree, metas), statics)).graph
     plan = plan_blocks(graph, leaves, _leaf_names(fn, dyn, dyn_kw))
     pairs: list[Any] = []
     for leaf, index in zip(leaves, plan.in_index):
@@ -63,15 +65,11 @@ class BlockCall:
         self.fn, self.tree, self.statics = fn, tree, statics
 
     def __setstate__(self, state: dict) -> None:
-        from .shipping import same_leaf
-
         self.__dict__.update(state, tree=same_leaf(state["tree"]))
 
     def __call__(self, *leaves: Any) -> Any:
-        from ..api import _rebind
-
         dyn, dyn_kw = unflatten(self.tree, leaves)
-        call = _rebind(self.fn.signature, dyn, dyn_kw, dict(self.statics))
+        call = rebind(self.fn.signature, dyn, dyn_kw, dict(self.statics))
         try:
             return self.fn(*call.args, **call.kwargs)
         except Exception as exc:
@@ -84,8 +82,6 @@ class BlockCall:
 
     def __dask_tokenize__(self) -> tuple:
         """Equal for the same graphs and arguments: Dask names the tasks by it."""
-        from .shipping import reduce_function
-
         return (reduce_function(self.fn)[1][0], repr(self.tree), repr(self.statics))
 
 
@@ -181,11 +177,11 @@ def _source(loc: Loc) -> str:
     return f"`{line.strip()}`"
 
 
-def _is_leaf(value: Any) -> bool:
+def is_leaf(value: Any) -> bool:
     return is_dask_array(value) or type_of(value) is not None
 
 
-def _meta(array: Any) -> np.ndarray:
+def block_meta(array: Any) -> np.ndarray:
     """An empty NumPy array with a block's signature (what the trace cache keys on)."""
     return np.empty((0,) * array.ndim, dtype=array.dtype)
 
@@ -197,7 +193,7 @@ def _leaf_names(fn: GraphFunction, dyn: tuple, dyn_kw: dict) -> list[str]:
     named = [(dynamic[i] if i < len(dynamic) else f"argument {i + 1}", v)
              for i, v in enumerate(dyn)] + list(dyn_kw.items())
     for name, value in named:
-        count = len(flatten(value, is_leaf=_is_leaf)[0])
+        count = len(flatten(value, is_leaf=is_leaf)[0])
         names += [name] if count == 1 else [f"{name}[{k}]" for k in range(count)]
     return names
 

@@ -14,13 +14,15 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .blockwise import BlockCall, BlockwiseError, _is_leaf, _meta
+from ..api import GraphFunction
+from ..graph.pytree import flatten, unflatten
+from ..graph.types import TensorType
+from ..specialization import Bound
+from .blockwise import BlockCall, BlockwiseError, block_meta, is_leaf
 from .inputs import is_dask_array
 
 if TYPE_CHECKING:
     import dask.array as da
-
-    from ..api import GraphFunction
 
 
 def map_reduce(chunk: Callable, combine: Callable, *args: Any, split_every: int = 8,
@@ -42,10 +44,8 @@ def map_reduce(chunk: Callable, combine: Callable, *args: Any, split_every: int 
     if split_every < 2:
         raise ValueError(f"split_every must be at least 2, got {split_every}")
     chunk_fn, combine_fn = _graph_function(chunk), _graph_function(combine)
-    dyn, dyn_kw, statics = chunk_fn._split(args, kwargs)
-    from ..graph.pytree import flatten, unflatten
-
-    leaves, tree = flatten((dyn, dyn_kw), is_leaf=_is_leaf)
+    dyn, dyn_kw, statics = chunk_fn.bind(args, kwargs)
+    leaves, tree = flatten((dyn, dyn_kw), is_leaf=is_leaf)
     arrays = [leaf for leaf in leaves if is_dask_array(leaf)]
     if not arrays:
         raise TypeError("map_reduce needs at least one Dask array among its arguments")
@@ -53,7 +53,7 @@ def map_reduce(chunk: Callable, combine: Callable, *args: Any, split_every: int 
     if len({a.numblocks for a in arrays}) > 1:
         raise BlockwiseError("map_reduce needs Dask arrays with the same number of "
                              "dimensions and chunks")
-    metas = [_meta(leaf) if is_dask_array(leaf) else leaf for leaf in leaves]
+    metas = [block_meta(leaf) if is_dask_array(leaf) else leaf for leaf in leaves]
     partial = _result_type(chunk_fn, *unflatten(tree, metas), statics)
     combined = _result_type(combine_fn, (np.empty((0,) * (partial.ndim + 1), partial.dtype),),
                             {}, ())
@@ -99,9 +99,7 @@ def _index(array: Any) -> str:
 
 
 def _result_type(fn: GraphFunction, dyn: tuple, dyn_kw: dict, statics: tuple) -> Any:
-    from ..graph.types import TensorType
-
-    graph = fn._compiled(dyn, dyn_kw, statics).graph
+    graph = fn.specialize(Bound(dyn, dyn_kw, statics)).graph
     results = graph.body.results[:-1]
     if len(results) != 1 or not isinstance(results[0].type, TensorType):
         raise BlockwiseError(f"{fn.__qualname__} must return one array or number to be "
@@ -110,6 +108,4 @@ def _result_type(fn: GraphFunction, dyn: tuple, dyn_kw: dict, statics: tuple) ->
 
 
 def _graph_function(fn: Callable) -> GraphFunction:
-    from ..api import GraphFunction
-
     return fn if isinstance(fn, GraphFunction) else GraphFunction(fn)

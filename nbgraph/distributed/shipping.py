@@ -18,15 +18,14 @@ import threading
 import types
 import uuid
 import weakref
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import Any
 
+from ..api import GraphFunction
 from ..backend import Program, compile_graph
-from ..graph.ir import Graph, Op
+from ..graph.ir import Graph, Node, Op
 from ..graph.pytree import LEAF
-
-if TYPE_CHECKING:
-    from ..api import GraphFunction
+from ..specialization import Specialization, describe_key
 
 _MAX_RESTORED = 64  # graph functions a process keeps compiled for later tasks
 _restored: collections.OrderedDict[str, GraphFunction] = collections.OrderedDict()
@@ -78,7 +77,7 @@ def _payload(fn: GraphFunction) -> bytes:
                                           return_annotation=inspect.Signature.empty),
         "backend": fn.backend, "parallel": fn.parallel,
         "static_argnames": fn.static_argnames,
-        "graphs": {key: entry.graph for key, entry in fn._cache.items()},
+        "graphs": {key: entry.graph for key, entry in fn.specializations.items()},
     }
     for graph in state["graphs"].values():
         check_picklable(graph)
@@ -128,29 +127,33 @@ class _LazyProgram:
         program = self._program or self._compiled()
         return program.run(args)
 
+    @property
+    def python_nodes(self) -> Mapping[Node, str]:
+        return self._program.python_nodes if self._program is not None else {}
+
+    @property
+    def copies(self) -> Mapping[Node, str]:
+        return self._program.copies if self._program is not None else {}
+
 
 def _rebuild(state: dict) -> GraphFunction:
-    from ..api import GraphFunction, _Compiled
+    """A graph function rebuilt from its graphs: it runs the signatures traced before
+    it was pickled, and has no Python source to trace new ones from."""
+    def no_source() -> Any:
+        traced = ", ".join(describe_key(key) for key in fn.specializations) or "none"
+        raise ShippingError(
+            f"{fn.__qualname__} was sent to this process as its traced graphs "
+            f"only (signatures: {traced}); call it once with arguments of this "
+            "signature before pickling it, so its graph is sent along")
 
-    class ShippedFunction(GraphFunction):
-        """A graph function rebuilt from its graphs: it runs the signatures traced
-        before it was pickled, and has no Python source to trace new ones from."""
-
-        def _convert(self) -> Any:
-            traced = ", ".join(_describe(key) for key in self._cache) or "none"
-            raise ShippingError(
-                f"{self.__qualname__} was sent to this process as its traced graphs "
-                f"only (signatures: {traced}); call it once with arguments of this "
-                "signature before pickling it, so its graph is sent along")
-
-    stub = _stub(state)
-    fn = ShippedFunction(stub, backend=state["backend"],
-                         static_argnames=state["static_argnames"],
-                         parallel=state["parallel"])
+    fn = GraphFunction(_stub(state), backend=state["backend"],
+                       static_argnames=state["static_argnames"],
+                       parallel=state["parallel"], traced=no_source)
     for key, graph in state["graphs"].items():
         graph.in_tree, graph.out_tree = same_leaf(graph.in_tree), same_leaf(graph.out_tree)
         program = _LazyProgram(graph, state["backend"], state["parallel"])
-        fn._cache[key] = _Compiled(graph, program, state["backend"] == "interpret", [])
+        fn.specializations[key] = Specialization(graph, program,
+                                                 state["backend"] == "interpret", [])
     return fn
 
 
@@ -181,13 +184,3 @@ def _stub(state: dict) -> types.FunctionType:
     stub.__module__ = state["module"]
     stub.__signature__ = state["signature"]
     return stub
-
-
-def _describe(key: Any) -> str:
-    """A trace-cache key as argument types: ``(float64 2-d, float64 0-d)``."""
-    try:
-        leaves = key[0] if len(key) == 2 else key[1]
-        return "(" + ", ".join(f"{dtype} {kind}-d" if isinstance(kind, int) else
-                               f"{dtype} {kind}" for dtype, kind in leaves) + ")"
-    except (TypeError, ValueError):
-        return repr(key)

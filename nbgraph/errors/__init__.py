@@ -1,4 +1,4 @@
-"""User-facing errors and the mapping from internal frames back to the user's source."""
+"""User-facing errors, and which traceback frames users see (``frames``)."""
 
 from .exceptions import (
     ConversionError,
@@ -9,7 +9,6 @@ from .exceptions import (
     StagingError,
     UndefinedValueError,
 )
-from .origins import user_location
 
 __all__ = [
     "ConversionError",
@@ -19,5 +18,4 @@ __all__ = [
     "NotDifferentiableError",
     "StagingError",
     "UndefinedValueError",
-    "user_location",
 ]

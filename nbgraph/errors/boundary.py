@@ -14,7 +14,7 @@ import types
 from collections.abc import Callable
 from typing import Any
 
-from .origins import register_machinery
+from ..source.origins import register_machinery
 
 # Raised after the except clause, so that the error's context is what ``mapped`` leaves
 # (none shown, or the compiled backend's own exception with NBGRAPH_TRACEBACK=full).

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 
-from ..graph.ir import Loc
+from ..source.locations import Loc
 
 
 class GraphModeError(Exception):

@@ -14,41 +14,16 @@ import dataclasses
 import inspect
 import linecache
 import os
-import sys
 import types
-from pathlib import Path
 
-from ..graph.ir import Loc
-from .origins import frame_location, owner_of
-
-_PACKAGE = str(Path(__file__).resolve().parents[1])
-_INTERNAL_PACKAGES = ("numba", "llvmlite")
+from ..source.locations import Loc
+from ..source.origins import frame_location, owner_of
+from ..source.user_code import is_own_code
 
 
 def show_full_traceback() -> bool:
     """Whether the user asked for unfiltered tracebacks (``NBGRAPH_TRACEBACK=full``)."""
     return os.environ.get("NBGRAPH_TRACEBACK", "").strip().lower() == "full"
-
-
-def _internal_roots() -> list[str]:
-    roots = [_PACKAGE]
-    for name in _INTERNAL_PACKAGES:
-        module = sys.modules.get(name)
-        if module is not None and getattr(module, "__file__", None):
-            roots.append(str(Path(module.__file__).resolve().parent))
-    from ..backend.generated import cache_dir
-
-    roots.append(str(cache_dir().resolve()))
-    return roots
-
-
-def is_internal(code: types.CodeType, roots: list[str]) -> bool:
-    """Whether ``code`` is nbgraph's, Numba's, LLVM's or generated (not the user's)."""
-    try:
-        path = str(Path(code.co_filename).resolve())
-    except (OSError, ValueError):
-        return False
-    return any(path == root or path.startswith(root + os.sep) for root in roots)
 
 
 def user_traceback(tb: types.TracebackType | None, at: Loc | None = None
@@ -58,7 +33,6 @@ def user_traceback(tb: types.TracebackType | None, at: Loc | None = None
     again; the frames of one converted user function (its generated branch and loop
     bodies) collapse into its innermost, as in eager mode.  ``at``: where the error is
     about, if no frame is there yet (e.g. the line conversion rejected)."""
-    roots = _internal_roots()
     kept: list[types.TracebackType] = []
     owners: list[types.CodeType | None] = []
     calls: dict[types.CodeType, types.FrameType] = {}  # each user function's own frame
@@ -68,7 +42,7 @@ def user_traceback(tb: types.TracebackType | None, at: Loc | None = None
         owner = owner_of(code)
         if owner is code:
             calls[owner] = tb.tb_frame
-        if is_internal(code, roots) or (in_internal_call and owner is None):
+        if is_own_code(code) or (in_internal_call and owner is None):
             in_internal_call = True
         else:
             in_internal_call = False

@@ -19,10 +19,10 @@ from ..convert.conversion import convert
 from ..graph.ir import Graph, Node
 from ..graph.passes import optimize
 from ..graph.pytree import LEAF, flatten, unflatten
-from ..graph.traced import Traced
-from ..graph.tracing import current, is_graph_value, is_tracing, lift, top_region, wrap
 from ..graph.types import type_of
-from ..graph.undefined import check_defined
+from ..staging.traced import Traced, is_graph_value, lift, wrap
+from ..staging.tracing import current, is_tracing, top_region
+from ..staging.undefined import check_defined
 from .backward import Backward, is_real
 from .broadcast import cast, zeros
 from .copying import Copier
@@ -55,7 +55,7 @@ class Gradient:
         key = (self.argnums, single, with_value, backend, parallel)
         made = _FUNCTIONS.setdefault(self.python_function, {})
         if key not in made:
-            made[key] = _GradientFunction(self, backend, parallel)
+            made[key] = _gradient_function(self, backend, parallel)
         self.function = made[key]
 
     def __repr__(self) -> str:
@@ -157,20 +157,13 @@ _FUNCTIONS: weakref.WeakKeyDictionary[Callable, dict[tuple, GraphFunction]] = \
     weakref.WeakKeyDictionary()
 
 
-class _GradientFunction(GraphFunction):
+def _gradient_function(gradient: Gradient, backend: str, parallel: bool) -> GraphFunction:
     """The gradient run as a graph function of its own (a call outside any graph)."""
+    def traced() -> Callable:
+        return lambda *args, **kwargs: gradient.trace(args, kwargs)
 
-    def __init__(self, gradient: Gradient, backend: str, parallel: bool) -> None:
-        self.gradient = gradient
-        super().__init__(gradient.python_function, backend=backend, parallel=parallel)
-
-    def _convert(self) -> Callable:
-        gradient = self.gradient
-
-        def traced(*args: Any, **kwargs: Any) -> Any:
-            return gradient.trace(args, kwargs)
-
-        return traced
+    return GraphFunction(gradient.python_function, backend=backend, parallel=parallel,
+                         traced=traced)
 
 
 def grad(fn: Callable, argnums: int | Sequence[int] = 0, backend: str | None = None

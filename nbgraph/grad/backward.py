@@ -17,9 +17,9 @@ from ..errors.exceptions import NotDifferentiableError
 from ..graph import runtime
 from ..graph.ir import Node, Op, Region
 from ..graph.template import Hole, fill
-from ..graph.traced import Traced, TracedList
-from ..graph.tracing import current, located, region
 from ..graph.types import TOKEN, ListType, TensorType, TupleType
+from ..staging.traced import Traced, TracedList
+from ..staging.tracing import current, located, region
 from .broadcast import cast, zeros
 from .copying import COUNT, Copier, gradient_loc
 from .rules import rule_for

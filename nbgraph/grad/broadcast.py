@@ -7,43 +7,14 @@ and the interpret backend runs the same compiled code.
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import numpy as np
 
 from ..graph import runtime
-from ..graph.tracing import Traced, call, const
+from ..graph.runtime import compiled_sum_to
 from ..graph.types import ARRAY, TensorType
-
-
-def sum_to(g, like):
-    """``g`` summed over the axes where ``like`` (of g's rank) has length 1: the gradient
-    of an operand that was broadcast along them."""
-    if g.shape == like.shape:
-        return g
-    out = np.zeros(like.size, g.dtype)
-    flat = np.ascontiguousarray(g).ravel()
-    for i in range(flat.size):
-        rest = i
-        target = 0
-        stride = 1
-        for axis in range(g.ndim - 1, -1, -1):
-            index = rest % g.shape[axis]
-            rest //= g.shape[axis]
-            if like.shape[axis] != 1:
-                target += index * stride
-            stride *= like.shape[axis]
-        out[target] += flat[i]
-    return out.reshape(like.shape)
-
-
-@functools.cache
-def compiled_sum_to() -> Any:
-    """``sum_to`` compiled (what graphs call)."""
-    from numba import njit
-
-    return njit(cache=True)(sum_to)
+from ..staging.traced import Traced, call, const
 
 
 def cast(g: Any, t: TensorType) -> Any:

@@ -17,10 +17,11 @@ import numpy as np
 
 from ..graph import runtime
 from ..graph.functions import Call, is_effect
-from ..graph.ir import Loc, Node, Op, Region
-from ..graph.traced import Traced, TracedList
-from ..graph.tracing import RegionBuilder, call, current, located, region
+from ..graph.ir import Node, Op, Region
 from ..graph.types import PYTHON, TOKEN, ListType, TensorType, TokenType, TupleType
+from ..source.locations import Loc
+from ..staging.traced import Traced, TracedList, call
+from ..staging.tracing import RegionBuilder, current, located, region
 
 COUNT = TensorType(np.dtype(np.int64), 0, PYTHON)
 

@@ -18,9 +18,10 @@ from typing import Any
 import numpy as np
 
 from ..graph import runtime
-from ..graph.traced import Traced, call_method
-from ..graph.tracing import call
+from ..graph.numpy_facts import REDUCTIONS
+from ..graph.runtime import call_method
 from ..graph.types import ARRAY
+from ..staging.traced import Traced, call
 from .broadcast import cast, unbroadcast, zeros
 
 Rule = Callable[..., tuple]
@@ -189,9 +190,10 @@ def _reduction(kind: str) -> Rule:
     return rule
 
 
-for _name in ("sum", "mean", "max", "min", "prod", "var", "std"):
-    RULES[getattr(np, _name)] = _reduction(_name)
-RULES[np.amax], RULES[np.amin] = RULES[np.max], RULES[np.min]
+# The reductions ``_reduction`` differentiates, by their array methods (np.amax is max).
+_DIFFERENTIATED = ("sum", "mean", "max", "min", "prod", "var", "std")
+RULES.update({f.function: _reduction(f.method) for f in REDUCTIONS.values()
+              if f.method in _DIFFERENTIATED})
 
 
 # --- linear algebra --------------------------------------------------------------------
@@ -407,8 +409,7 @@ def _method(rule: Rule) -> Rule:
 
 
 _METHODS: dict[str, Rule] = {
-    **{name: _method(RULES[getattr(np, name)])
-       for name in ("sum", "mean", "max", "min", "prod", "var", "std")},
+    **{name: _method(RULES[getattr(np, name)]) for name in _DIFFERENTIATED},
     "ravel": _method(_reshape), "flatten": _method(_reshape), "copy": _method(_copy),
     "clip": _method(_clip), "dot": _method(_dot), "cumsum": _method(_cumsum),
     "conj": _method(_copy), "conjugate": _method(_copy), "round": _method(_zero),

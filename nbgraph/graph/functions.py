@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from . import runtime
+from .numpy_facts import OPERATORS, ufunc_of
 from .template import fill, freeze
 from .types import (
     ARRAY,
@@ -31,24 +32,13 @@ from .types import (
     result_type_of,
 )
 
-OPERATOR_SYMBOLS = {
-    operator.add: "+", operator.sub: "-", operator.mul: "*", operator.truediv: "/",
-    operator.floordiv: "//", operator.mod: "%", operator.pow: "**", operator.matmul: "@",
-    operator.and_: "&", operator.or_: "|", operator.xor: "^", operator.lshift: "<<",
-    operator.rshift: ">>", operator.lt: "<", operator.le: "<=", operator.gt: ">",
-    operator.ge: ">=", operator.eq: "==", operator.ne: "!=", operator.neg: "neg",
-    operator.pos: "pos", operator.invert: "~", operator.not_: "not",
-    operator.getitem: "getitem",
-}
-ELEMENTWISE_OPERATORS = frozenset(OPERATOR_SYMBOLS) - {
-    operator.matmul, operator.getitem, operator.not_}
 EFFECTS = frozenset({runtime.print_effect, runtime.assert_effect, runtime.raise_effect})
 
 
 def function_name(fn: Callable) -> str:
     """Display name: '+', 'np.sum', 'exp', 'print'."""
-    if fn in OPERATOR_SYMBOLS:
-        return OPERATOR_SYMBOLS[fn]
+    if fn in OPERATORS:
+        return OPERATORS[fn].symbol
     if isinstance(fn, np.ufunc):
         return fn.__name__
     name = getattr(fn, "__name__", type(fn).__name__)
@@ -59,8 +49,10 @@ def function_name(fn: Callable) -> str:
 
 
 def is_elementwise(fn: Callable) -> bool:
-    """Whether fn maps elements independently with broadcasting (ufuncs, operators)."""
-    return fn in ELEMENTWISE_OPERATORS or (isinstance(fn, np.ufunc) and fn.signature is None)
+    """Whether fn maps elements independently with broadcasting (ufuncs, and operators
+    that are ufuncs on arrays)."""
+    ufunc = ufunc_of(fn)
+    return ufunc is not None and ufunc.signature is None
 
 
 def is_effect(fn: Callable) -> bool:

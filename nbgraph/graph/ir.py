@@ -9,17 +9,14 @@ the whole of NumPy is expressible; op properties live in ``graph/functions.py``.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ..source.locations import Loc
 from .types import GraphType
-
-if TYPE_CHECKING:  # the graph view is imported only when a graph is shown
-    import graphviz
-
-    from ..viz.graph_widget import GraphWidget
-    from ..viz.values import ValueSummary
+from .views import view
 
 
 class Op(enum.Enum):
@@ -29,34 +26,6 @@ class Op(enum.Enum):
     COND = "cond"  # inputs: (pred, *operands); arg: (then_region, else_region)
     WHILE = "while"  # inputs: initial state; arg: (test_region, body_region)
     PROJ = "proj"  # inputs: (multi-result node,); arg: index
-
-
-@dataclass(frozen=True)
-class Loc:
-    """Where in the user's source a node was created."""
-
-    filename: str
-    lineno: int
-    col: int = 0
-    end_col: int | None = None
-    function: str = ""
-    caller: Loc | None = None  # where the user's calling function was (helper calls)
-    function_line: int = 0  # the first line of the function (0: unknown)
-    # (loop line, iteration) of each loop that ran while tracing around this spot
-    unrolled: tuple[tuple[int, int], ...] = ()
-    gradient: bool = False  # a node of a gradient, derived from the node at this line
-
-    def __str__(self) -> str:
-        return f"{self.filename}:{self.lineno}"
-
-    def stack(self) -> list[Loc]:
-        """This location and its callers, outermost first (as a traceback lists them)."""
-        out: list[Loc] = []
-        loc: Loc | None = self
-        while loc is not None:
-            out.append(loc)
-            loc = loc.caller
-        return out[::-1]
 
 
 class Node:
@@ -112,7 +81,13 @@ class Region:
 
 @dataclass
 class Graph:
-    """A traced function: its top region plus how to map Python arguments to params."""
+    """A traced function: its top region plus how to map Python arguments to params.
+
+    The last four fields are annotations for showing a graph.  A traced graph is cached
+    and shared by later calls, so they stay empty on it: what a backend or a run learns
+    is kept beside the graph (by its specialization and program) and attached to a copy,
+    ``annotated(...)``, when the graph is asked for.
+    """
 
     name: str
     body: Region
@@ -127,7 +102,11 @@ class Graph:
     # Updates the compiled backend makes by copying a whole array inside a loop, and why.
     copies: dict[Node, str] = field(default_factory=dict, repr=False, compare=False)
     # Each node's value in one run, when asked for (``f.graph(..., inspect=True)``).
-    values: dict[Node, ValueSummary] | None = field(default=None, repr=False, compare=False)
+    values: dict[Node, Any] | None = field(default=None, repr=False, compare=False)
+
+    def annotated(self, **annotations: Any) -> Graph:
+        """A copy of this graph (the same nodes) carrying ``annotations``."""
+        return dataclasses.replace(self, **annotations)
 
     def all_nodes(self) -> list[Node]:
         """Every node, nested regions included, in schedule order."""
@@ -147,25 +126,17 @@ class Graph:
         return [n for n in self.all_nodes() if n.op is op]
 
     def __str__(self) -> str:
-        from .printer import format_graph
+        return view("text")(self)
 
-        return format_graph(self)
+    def to_dot(self, **options: Any) -> Any:
+        """The graph as a ``graphviz.Digraph`` (options: see ``nbgraph.viz.to_dot``)."""
+        return view("dot")(self, **options)
 
-    def to_dot(self, **options: Any) -> graphviz.Digraph:
-        """The graph in Graphviz's DOT language (options: see ``nbgraph.viz.to_dot``)."""
-        from ..viz.dot import to_dot
-
-        return to_dot(self, **options)
-
-    def widget(self, **options: Any) -> GraphWidget:
+    def widget(self, **options: Any) -> Any:
         """The interactive graph view (options: see ``nbgraph.viz.GraphWidget``)."""
-        from ..viz.graph_widget import GraphWidget
-
-        return GraphWidget(self, **options)
+        return view("graph widget")(self, **options)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> Any:
         """The interactive view in a notebook, an SVG where widgets do not run (exported
         HTML, GitHub), the text listing in a terminal."""
-        from ..viz.graph_widget import mimebundle
-
-        return mimebundle(self)
+        return view("graph in a notebook")(self)

@@ -7,10 +7,25 @@ in the tree.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
-from .containers import field_names, is_dataclass_instance, is_namedtuple
 from .types import type_of
+
+
+def is_namedtuple(value: Any) -> bool:
+    """Whether value is an instance of a namedtuple class."""
+    return isinstance(value, tuple) and hasattr(type(value), "_fields")
+
+
+def is_dataclass_instance(value: Any) -> bool:
+    """Whether value is an instance (not the class) of a dataclass."""
+    return dataclasses.is_dataclass(value) and not isinstance(value, type)
+
+
+def field_names(value: Any) -> tuple[str, ...]:
+    """The fields of a dataclass instance, in order."""
+    return tuple(f.name for f in dataclasses.fields(value))
 
 
 class Static:

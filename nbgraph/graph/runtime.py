@@ -6,6 +6,7 @@ token so their order is part of the dataflow.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -167,3 +168,37 @@ def extremum(fn: Any, *values: Any) -> Any:
     if isinstance(promoted, np.generic):
         return promoted.dtype.type(result)
     return type(promoted)(result)
+
+
+def call_method(x: Any, name: str, *args: Any, **kwargs: Any) -> Any:
+    """x.name(*args, **kwargs): array methods as graph calls."""
+    return getattr(x, name)(*args, **kwargs)
+
+
+def sum_to(g, like):
+    """``g`` summed over the axes where ``like`` (of g's rank) has length 1: the gradient
+    of an operand that was broadcast along them."""
+    if g.shape == like.shape:
+        return g
+    out = np.zeros(like.size, g.dtype)
+    flat = np.ascontiguousarray(g).ravel()
+    for i in range(flat.size):
+        rest = i
+        target = 0
+        stride = 1
+        for axis in range(g.ndim - 1, -1, -1):
+            index = rest % g.shape[axis]
+            rest //= g.shape[axis]
+            if like.shape[axis] != 1:
+                target += index * stride
+            stride *= like.shape[axis]
+        out[target] += flat[i]
+    return out.reshape(like.shape)
+
+
+@functools.cache
+def compiled_sum_to() -> Any:
+    """``sum_to`` compiled (what graphs call)."""
+    from numba import njit
+
+    return njit(cache=True)(sum_to)

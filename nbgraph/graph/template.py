@@ -13,6 +13,9 @@ from typing import Any
 
 import numpy as np
 
+from ..errors.exceptions import StagingError
+from ..source.origins import user_location
+
 
 @dataclass(frozen=True)
 class Text:
@@ -47,9 +50,6 @@ class Text:
 
     @staticmethod
     def _unknown(what: str) -> Exception:
-        from ..errors.exceptions import StagingError
-        from ..errors.origins import user_location
-
         return StagingError(
             f"a string made from graph values (str(), an f-string, .format or %) is only "
             f"known when the graph runs, so {what} is not available while tracing; such a "

@@ -8,6 +8,7 @@ import ast
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
+from IPython.display import display
 
 from ..timing import Comparison, compare_call
 
@@ -51,7 +52,5 @@ class CompareMagics(Magics):
                               label=ast.unparse(call))
         if args.output:
             return result
-        from IPython.display import display
-
         display(result)
         return None

@@ -9,78 +9,17 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ..api import GraphFunction
 from ..convert.conversion import forget
 from ..distributed.inputs import holds_dask_array
-from .agreement import Agreement, agreement
-from .measure import Timing, time_interleaved
-
-if TYPE_CHECKING:
-    from ..distributed.timing import DistributedTiming
-
-
-@dataclass
-class Comparison:
-    """Eager vs graph timings of one call, with the check that the results agree."""
-
-    label: str
-    backend: str
-    eager: Timing
-    graph: Timing
-    first_call: dict[str, float]  # convert, trace, compile, first_run (seconds)
-    agreement: Agreement
-    warnings: list[str] = field(default_factory=list)
-    distributed: DistributedTiming | None = None  # the call on Dask arguments, if any
-
-    @property
-    def first_call_total(self) -> float:
-        return sum(self.first_call.values())
-
-    @property
-    def speedup(self) -> float | None:
-        """Eager median / graph median; None when the results disagree."""
-        if not self.agreement.agree:
-            return None
-        return self.eager.median / self.graph.median
-
-    @property
-    def break_even_calls(self) -> int | None:
-        """Calls after which graph mode, its first call included, has saved time; None
-        when it never does (not faster, or the results disagree)."""
-        saved = self.eager.median - self.graph.median
-        if self.speedup is None or saved <= 0:
-            return None
-        return max(1, int(-(-(self.first_call_total - self.graph.median) // saved)))
-
-    def as_dict(self) -> dict:
-        """The raw numbers (seconds), as ``to_json`` writes them."""
-        return {"call": self.label, "backend": self.backend,
-                "eager": self.eager.as_dict(), "graph": self.graph.as_dict(),
-                "graph_first_call_s": {**self.first_call, "total": self.first_call_total},
-                "speedup": self.speedup, "break_even_calls": self.break_even_calls,
-                "agreement": self.agreement.as_dict(), "warnings": self.warnings,
-                "distributed": self.distributed.as_dict() if self.distributed else None}
-
-    def to_json(self, **kwargs: Any) -> str:
-        return json.dumps(self.as_dict(), **kwargs)
-
-    def __str__(self) -> str:
-        from .report import text_report
-
-        return text_report(self)
-
-    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
-        printer.text(str(self))
-
-    def _repr_html_(self) -> str:
-        from .report import html_report
-
-        return html_report(self)
+from .agreement import agreement
+from .comparison import Comparison
+from .distributed import local_arguments, time_distributed
+from .measure import time_interleaved
 
 
 def compare(fn: Callable, /, *args: Any, rounds: int = 7, rtol: float = 1e-7,
@@ -97,8 +36,6 @@ def compare_call(fn: Callable, args: tuple, kwargs: dict, *, rounds: int = 7,
     """``compare`` with the call's arguments given as they are; ``label`` names the call
     in the report."""
     __tracebackhide__ = True  # IPython shows the user's frames, not these
-    from ..api import GraphFunction
-
     if rounds < 1:
         raise ValueError(f"rounds must be at least 1, got {rounds}")
     if not isinstance(fn, GraphFunction):
@@ -112,7 +49,6 @@ def compare_call(fn: Callable, args: tuple, kwargs: dict, *, rounds: int = 7,
     forget(python)  # so the fresh first call converts, as a new function's would
     on_dask = holds_dask_array(args, kwargs)
     if on_dask:  # eager and graph run on one machine, on the computed arrays
-        from ..distributed.timing import local_arguments, time_distributed
 
         dask_args, dask_kwargs = args, kwargs
         args, kwargs = local_arguments(args, kwargs)

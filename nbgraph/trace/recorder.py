@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..source.user_code import is_user_code, shows_lines
 from .code_info import ANYTHING, NO_LINE, UNCHANGED, CodeInfo, Loop, code_info
 from .fast import FastLoop
 from .frames import (
@@ -30,7 +31,6 @@ from .frames import (
 from .loops import ActiveLoop
 from .summary import ArraySummary, ObjectSummary
 from .trips import trip_count
-from .user_code import is_user_code
 
 _GENERATOR_FLAGS = 0x20 | 0x80 | 0x200  # generator, coroutine, async generator
 _YIELD = frozenset(dis.opmap[name] for name in ("YIELD_VALUE",) if name in dis.opmap)
@@ -123,7 +123,7 @@ class Recorder:
         return state.tracer
 
     def _examine(self, code: types.CodeType) -> tuple[CodeInfo, set[int]] | None:
-        if not is_user_code(code):
+        if not _steps_into(code):
             return None
         return code_info(code, self.sources.get(code.co_filename)), set()
 
@@ -375,7 +375,7 @@ class Recorder:
         tb = exception.__traceback__
         innermost = None
         while tb is not None:
-            if self.codes.get(tb.tb_frame.f_code) or is_user_code(tb.tb_frame.f_code):
+            if self.codes.get(tb.tb_frame.f_code) or _steps_into(tb.tb_frame.f_code):
                 innermost = tb
             tb = tb.tb_next
         if innermost is None:
@@ -444,3 +444,8 @@ def record_run(run: Callable[[], Any], limits: Limits,
                sources: Mapping[str, str] | None = None) -> RawRecording:
     """Call ``run()`` and record the user's code it runs."""
     return Recorder(limits, sources or {}).run(run)
+
+
+def _steps_into(code: types.CodeType) -> bool:
+    """Whether a recording steps into ``code``: the user's, with lines it can show."""
+    return is_user_code(code) and shows_lines(code)

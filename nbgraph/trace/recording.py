@@ -16,10 +16,11 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from ..graph.views import view
+from ..source.user_code import cell_filenames
 from .frames import CHANGES, FRAME, GAP, KIND, LINENO, RAISED, SKIPPED, UNBOUND, FrameState
 from .recorder import RETURN_NAME, RawRecording
 from .summary import ArraySummary, ObjectSummary, Summary, summarize
-from .user_code import cell_filenames
 
 KINDS = ("line", "return", "skipped", "error")
 
@@ -255,9 +256,7 @@ class Recording:
     def widget(self) -> Any:
         """The stepper widget showing this recording (made once)."""
         if "_widget" not in self.__dict__:
-            from ..viz.stepper import Stepper
-
-            self.__dict__["_widget"] = Stepper(self)
+            self.__dict__["_widget"] = view("stepper")(self)
         return self.__dict__["_widget"]
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:

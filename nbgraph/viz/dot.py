@@ -18,13 +18,13 @@ from typing import Any
 
 import graphviz
 
+from ..backend.inspection import ValueSummary
 from ..graph.ir import Graph, Node, Op, Region
 from ..graph.printer import format_node, node_names
 from ..graph.types import PYTHON, GraphType, ListType, TensorType, TokenType
 from .families import FAMILIES, family, op_text
 from .folding import Nesting
 from .sources import location_text
-from .values import ValueSummary
 
 # Past this many visible nodes, ``dot`` places edge labels after the layout (``xlabel``)
 # and limits its search for node positions (``nslimit``): without both, a graph of 2000

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..graph.functions import is_effect, is_elementwise
 from ..graph.ir import Node, Op
-from ..graph.traced import call_method
+from ..graph.numpy_facts import AXIS_FUNCTIONS, REDUCTION, SCAN, method_name
 
 # family -> (fill color, what the legend says)
 FAMILIES: dict[str, tuple[str, str]] = {
@@ -19,12 +19,11 @@ FAMILIES: dict[str, tuple[str, str]] = {
     "other": ("#ffffff", "other"),
 }
 
+# Reductions and scans (cumsum) in everyday use, by name.
+_REDUCTIONS = frozenset(name for name, f in AXIS_FUNCTIONS.items()
+                        if f.kind in (REDUCTION, SCAN) and f.common)
 _BY_NAME = {
-    "reduction": {
-        "sum", "mean", "min", "max", "argmin", "argmax", "prod", "cumsum", "cumprod", "std",
-        "var", "any", "all", "amax", "amin", "median", "average", "count_nonzero",
-        "nansum", "nanmean", "nanmax", "nanmin", "ptp",
-    },
+    "reduction": _REDUCTIONS,
     "linalg": {
         "@", "dot", "matmul", "vdot", "inner", "outer", "einsum", "tensordot", "trace",
         "solve", "inv", "det", "norm", "eig", "eigh", "svd", "cholesky", "qr", "lstsq", "kron",
@@ -52,7 +51,7 @@ def family(node: Node) -> str:
     fn = node.arg.fn
     if is_effect(fn):
         return "effect"
-    name = node.arg.args[1] if fn is call_method else node.label().removeprefix("np.")
+    name = method_name(node.arg) or node.label().removeprefix("np.")
     for kind, names in _BY_NAME.items():
         if name in names:
             return kind
@@ -61,6 +60,5 @@ def family(node: Node) -> str:
 
 def op_text(node: Node) -> str:
     """The op as the view names it: ``Node.label()``, array methods as ``.mean``."""
-    if node.op is Op.CALL and node.arg.fn is call_method:
-        return f".{node.arg.args[1]}"
-    return node.label()
+    method = method_name(node.arg) if node.op is Op.CALL else None
+    return f".{method}" if method is not None else node.label()

@@ -10,7 +10,7 @@ import linecache
 from collections.abc import Iterable
 
 from ..errors.exceptions import source_name
-from ..graph.ir import Loc
+from ..source.locations import Loc
 
 CONTEXT_LINES = 2  # lines shown above and below a node's line
 

@@ -22,7 +22,7 @@ from nbgraph.viz.folding import Nesting
 
 def compiled(g: ng.GraphFunction):
     """The only compiled signature of g."""
-    (entry,) = g._cache.values()
+    (entry,) = g.specializations.values()
     return entry
 
 
@@ -156,7 +156,7 @@ def test_loop_writes_make_no_copy(fn, args):
     for got, want in zip(args, eager_args):
         np.testing.assert_array_equal(got, want)
     assert copies(g) == 0, compiled(g).program.source
-    assert compiled(g).graph.copies == {}
+    assert compiled(g).program.copies == {}
 
 
 def test_reading_an_argument_copies_nothing():
@@ -192,7 +192,7 @@ def test_a_copy_left_in_a_loop_is_reported_once_at_its_line():
     assert [w.lineno for w in record
             if w.category is NbgraphPerformanceWarning] == [VIEW_WRITE]
     assert copies(g) == 1
-    (node,) = compiled(g).graph.copies
+    (node,) = compiled(g).program.copies
     assert node.loc.lineno == VIEW_WRITE
     with warnings.catch_warnings():
         warnings.simplefilter("error", NbgraphPerformanceWarning)
@@ -203,7 +203,7 @@ def test_the_graph_view_marks_copies():
     g = ng.function(via_view, backend="cpu")
     with pytest.warns(NbgraphPerformanceWarning):
         g(np.zeros(5), 2)
-    graph = compiled(g).graph
+    graph = compiled(g).annotated_graph()
     assert "copies in a loop" in graph.to_dot().source
     details = node_details(graph, Nesting(graph)).values()
     assert [d["copy"] for d in details if d["copy"]] == list(graph.copies.values())

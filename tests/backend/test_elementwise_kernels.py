@@ -25,7 +25,7 @@ def same_bits(eager: np.ndarray, graph: np.ndarray) -> None:
 
 
 def source_of(g) -> str:
-    entry = next(iter(g._cache.values()))
+    entry = next(iter(g.specializations.values()))
     return entry.run.__self__.source
 
 
@@ -145,7 +145,7 @@ def test_staged_kernels_stay_compiled_and_vectorized():
     g(x, x[0])
     source = source_of(g)
     assert "objmode" not in source.split("def graph_function")[1] and "_cb" not in source
-    module = next(iter(g._cache.values())).run.__self__.module
+    module = next(iter(g.specializations.values())).run.__self__.module
     for name in dir(module):
         if re.fullmatch(r"_staged\d+", name):
             (asm,) = getattr(module, name).inspect_asm().values()

@@ -21,7 +21,7 @@ import nbgraph as ng
 
 def source_of(g: ng.GraphFunction) -> str:
     """The generated source of the graph function's only compiled signature."""
-    (entry,) = g._cache.values()
+    (entry,) = g.specializations.values()
     return entry.run.__self__.source
 
 
@@ -211,7 +211,7 @@ def test_operations_numba_lacks_call_back_into_numpy(recwarn):
     src = source_of(g)
     assert src.count("with objmode") == 1  # np.median(axis=); mean(axis=) is native
     assert not [w for w in recwarn if issubclass(w.category, ng.NbgraphPerformanceWarning)]
-    (reason,) = g._cache[next(iter(g._cache))].run.__self__.python_nodes.values()
+    (reason,) = g.specializations[next(iter(g.specializations))].run.__self__.python_nodes.values()
     # Plain words instead of Numba's typing error: the operation, its operand types, line.
     assert reason.startswith("Numba does not support np.median on (float64 2-d array)")
     assert f"line {inspect.getsourcelines(unsupported_by_numba)[1] + 1} of {__file__}" in reason
@@ -250,7 +250,7 @@ _CHILD = textwrap.dedent("""
     from backend.test_numba_cpu import pairwise
     g = ng.function(pairwise)
     g(np.ones((3, 2)))
-    (entry,) = g._cache.values()
+    (entry,) = g.specializations.values()
     stats = entry.run.__self__.dispatcher.stats
     print(json.dumps({{"hits": sum(stats.cache_hits.values()),
                        "misses": sum(stats.cache_misses.values())}}))

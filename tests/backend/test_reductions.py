@@ -307,7 +307,7 @@ def test_strided_views_agree_to_numpy_accuracy():
 
 
 def source_of(g) -> str:
-    entry = next(iter(g._cache.values()))
+    entry = next(iter(g.specializations.values()))
     return entry.run.__self__.source
 
 
@@ -325,7 +325,7 @@ def test_a_reduction_of_an_expression_writes_no_temporary():
 
 def _kernels(g) -> dict[str, str]:
     """The assembly of each generated kernel of g's compiled graph."""
-    entry = next(iter(g._cache.values()))
+    entry = next(iter(g.specializations.values()))
     module = entry.run.__self__.module
     out = {}
     for name in dir(module):

@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 
 import nbgraph as ng
-from nbgraph.backend.generated import cache_dir
+from nbgraph.source.cache import cache_dir
 
 BACKENDS = ["interpret", "cpu"]
 CASES_FILE = str(Path(c.__file__).resolve())

@@ -12,7 +12,6 @@ import nbgraph as ng
 from nbgraph.backend.interpret import Interpreter
 from nbgraph.convert.conversion import convert
 from nbgraph.graph import runtime
-from nbgraph.graph.build import trace
 from nbgraph.graph.functions import Call
 from nbgraph.graph.passes import (
     PIPELINE,
@@ -23,8 +22,9 @@ from nbgraph.graph.passes import (
     verify,
 )
 from nbgraph.graph.template import Hole
-from nbgraph.graph.tracing import const
 from nbgraph.graph.types import TOKEN, type_of
+from nbgraph.staging.build import trace
+from nbgraph.staging.traced import const
 
 # --- functions under test ---------------------------------------------------------------
 

@@ -9,12 +9,12 @@ import pytest
 import nbgraph as ng
 from nbgraph.backend.interpret import Interpreter
 from nbgraph.convert.conversion import convert
-from nbgraph.graph.build import trace
 from nbgraph.graph.functions import Call
 from nbgraph.graph.passes import optimize, verify
 from nbgraph.graph.passes.verify import VerificationError
 from nbgraph.graph.template import Hole
 from nbgraph.graph.types import TOKEN, TupleType, type_of
+from nbgraph.staging.build import trace
 
 FLOAT = type_of(1.0)
 INT = type_of(1)

@@ -9,8 +9,8 @@ import pytest
 from graph_samples import nested, scaled_item
 
 import nbgraph as ng
+from nbgraph.backend.inspection import summarize
 from nbgraph.graph.ir import Op
-from nbgraph.viz.values import summarize
 
 
 def test_summaries_of_values():

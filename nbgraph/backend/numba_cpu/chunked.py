@@ -8,28 +8,18 @@ is the result.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from ...graph.ir import Node
+from ...graph.numpy_facts import ufunc_of
 from ...graph.template import fill
-from .fusion import Group, small_power
+from ..common.fusion import Group, small_power
 
 BLOCK = 1 << 16  # elements per block: its intermediates stay in L2 cache, and blocks are
 # few enough that the Python work per block and member (a few µs) stays small
-
-_OPERATOR_UFUNCS = {
-    operator.add: np.add, operator.sub: np.subtract, operator.mul: np.multiply,
-    operator.truediv: np.true_divide, operator.floordiv: np.floor_divide,
-    operator.mod: np.remainder, operator.pow: np.power, operator.neg: np.negative,
-    operator.pos: np.positive, operator.lt: np.less, operator.le: np.less_equal,
-    operator.gt: np.greater, operator.ge: np.greater_equal, operator.eq: np.equal,
-    operator.ne: np.not_equal, operator.and_: np.bitwise_and, operator.or_: np.bitwise_or,
-    operator.xor: np.bitwise_xor, operator.invert: np.invert,
-}
 
 
 class ChunkedGroup:
@@ -99,10 +89,9 @@ def _power(x: np.ndarray, exponent: float, out: np.ndarray) -> np.ndarray:
 
 def _ufunc(member: Node) -> np.ufunc | None:
     """The ufunc a member applies (to write into a buffer), if it is one."""
-    fn = member.arg.fn
     if member.arg.kwargs:
         return None
-    return fn if isinstance(fn, np.ufunc) else _OPERATOR_UFUNCS.get(fn)
+    return ufunc_of(member.arg.fn)
 
 
 def make_chunked(group: Group) -> Callable[..., np.ndarray]:

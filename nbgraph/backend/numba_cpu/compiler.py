@@ -19,10 +19,13 @@ import numpy as np
 from numba.core.errors import NumbaError
 
 from ...errors.exceptions import NbgraphPerformanceWarning
-from ...errors.sites import interrupted_in
 from ...graph.ir import Graph, Node
 from ...graph.types import PYTHON, SCALAR, ListType, TensorType, TokenType, TupleType
+from ..common.arguments import unsupported_argument
+from ..common.ownership import report_copies
+from ..failures.sites import interrupted_in
 from ..generated import load_source
+from ..interpret import Interpreter
 from .helpers import Interrupted
 from .lowering import FUNCTION, Lowering, lower
 
@@ -56,9 +59,10 @@ class NumbaGraph:
         self.graph = graph
         self.parallel = parallel
         self.objmode: set[Node] = set()
-        # Nodes Numba cannot compile, and why: the graph's own record (the graph view
-        # marks them).
-        self.python_nodes: dict[Node, str] = graph.python_nodes
+        # Nodes Numba cannot compile, and copies inside loops, each with why (the graph
+        # view marks them; see ``Program``).
+        self.python_nodes: dict[Node, str] = {}
+        self.copies: dict[Node, str] = {}
         self.fallback: Callable[[list[Any]], list[Any]] | None = None
         results = [r for r in graph.body.results if not isinstance(r.type, TokenType)]
         self.converters = [(i, c) for i, c in enumerate(_output_converter(r.type) for r in
@@ -68,6 +72,7 @@ class NumbaGraph:
 
     def _build(self) -> None:
         self.lowering: Lowering = lower(self.graph, self.objmode, self.parallel)
+        report_copies(self.graph, self.lowering.ownership, self.copies)
         self.module = load_source(self.lowering.text, self.lowering.globals)
         # Only the kernels run on several threads (their loops use prange): Numba's
         # parallel transformation of the whole graph function mistypes its values.
@@ -148,8 +153,6 @@ class NumbaGraph:
 
     def _fall_back(self, reason: str) -> None:
         """Run the graph with the reference backend: correct, only slower."""
-        from ..interpret import Interpreter
-
         warnings.warn(
             f"nbgraph: the CPU backend cannot compile graph '{self.graph.name}': {reason}; "
             "it runs with the interpret backend instead (correct, but slower)",
@@ -167,19 +170,6 @@ class NumbaGraph:
             if node is not None and node.op.value == "call":
                 return node
         return None
-
-
-def unsupported_argument(value: Any) -> str | None:
-    """Why Numba cannot take this argument (an array of dates, strings or objects, or
-    in the other byte order), else None."""
-    if not isinstance(value, np.ndarray):
-        return None
-    if value.dtype.kind not in "biufc" or value.dtype == np.float16:
-        return f"an array of {value.dtype}, which Numba does not compile"
-    if not value.dtype.isnative:
-        return (f"a {value.dtype.newbyteorder('=')} array in the other byte order "
-                f"({value.dtype.str}); .astype({value.dtype.name!r}) makes a native one")
-    return None
 
 
 def unsupported(node: Node) -> str:

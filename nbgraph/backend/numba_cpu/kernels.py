@@ -24,19 +24,36 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import numpy as np
 
 from ...graph.ir import Node
 from ...graph.types import TensorType
+from ..common.fusion import Group
 from .array_reductions import CODES, REPLACES
-from .fusion import Group
 from .pairwise import BUFFER, LEAF
 from .reductions import EXTREMES, Reduction
 
-if TYPE_CHECKING:
-    from .lowering import Lowering
+
+class Lowering(Protocol):
+    """What kernels ask of the lowering of the graph around them (``lowering.py``)."""
+
+    parallel: bool  # fused loops over large arrays use prange
+    callbacks: list[str]  # module-level functions of the generated source
+
+    def literal(self, value: Any) -> str:
+        """A name in the generated module standing for ``value``."""
+
+    def element_expression(self, node: Node, inputs: list[str]) -> str:
+        """One element of ``node``'s result from its inputs' elements."""
+
+    def block_loop(self, node: Node) -> bool:
+        """Whether ``node`` is computed by NumPy's loop over a block."""
+
+    def numpy_loop(self, node: Node, inputs: list[str]
+                   ) -> tuple[np.ufunc, list[str]] | None:
+        """The ufunc whose NumPy loop computes ``node``, and its operands (None: none)."""
 
 HEADER = '@njit(cache=True, boundscheck=False, error_model="numpy")'
 Lines = list[str]

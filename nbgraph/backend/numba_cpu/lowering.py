@@ -14,14 +14,14 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
+import numba
 import numpy as np
 
-from ...errors.sites import tag
 from ...graph import runtime
-from ...graph.functions import OPERATOR_SYMBOLS, Call, is_effect, is_elementwise
+from ...graph.functions import Call, is_effect, is_elementwise
 from ...graph.ir import Graph, Node, Op, Region
-from ...graph.template import Hole, Text
-from ...graph.traced import call_method
+from ...graph.numpy_facts import OPERATORS, call_operands, method_name, reduction_of
+from ...graph.template import Hole, Text, fill
 from ...graph.types import (
     ARRAY,
     PYTHON,
@@ -32,23 +32,23 @@ from ...graph.types import (
     TupleType,
     type_of,
 )
+from ..common.fusion import Group, count_uses, find_groups, is_float_clip, is_select, small_power
+from ..common.ownership import Ownership
+from ..failures.sites import tag
 from . import numpy_loops, python_ints, staged
 from .chunked import make_chunked
-from .fusion import Group, count_uses, find_groups, is_float_clip, is_select, small_power
 from .kernels import KernelWriter
 from .order_statistics import RULES as ORDER_STATISTICS
-from .ownership import Ownership, report_copies
-from .reductions import METHODS, Reduction, reduction
+from .reductions import Reduction, reduction
 
 FUNCTION = "graph_function"
-_UNARY = {operator.neg: "-", operator.pos: "+", operator.invert: "~", operator.not_: "not "}
 _PY_CASTS = {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex"}
 _ARRAY_DIVISION = {operator.truediv: "np.true_divide", operator.floordiv: "np.floor_divide",
                    operator.mod: "np.remainder", operator.pow: "np.power"}
 _MATH_OVERFLOWS = frozenset({"exp", "exp2", "expm1", "cosh", "sinh", "gamma", "lgamma",
                              "ldexp", "pow", "hypot", "fsum"})
-_UFUNC_OPERATORS = {operator.pow: np.power, operator.floordiv: np.floor_divide,
-                    operator.mod: np.remainder}
+_UFUNC_OPERATORS = {fn: OPERATORS[fn].ufunc for fn in (operator.pow, operator.floordiv,
+                                                        operator.mod)}
 # Signed integer operations generated as ``wrapping``'s (a negation is 0 - x).
 _WRAPPING = {operator.add: ("add", 2), np.add: ("add", 2), operator.sub: ("sub", 2),
              np.subtract: ("sub", 2), operator.mul: ("mul", 2), np.multiply: ("mul", 2),
@@ -88,7 +88,6 @@ class Lowering:
         self.objmode = objmode
         self.parallel = parallel  # fused loops over large arrays use prange
         self.ownership = Ownership(graph)
-        report_copies(graph, self.ownership)
         self.uses = count_uses(graph.body)
         self.groups: dict[Node, Group] = {}
         # Reductions computing their operand's fused group element by element.
@@ -149,16 +148,12 @@ class Lowering:
         return self._global(value, "k")
 
     def _args(self, call: Call, inputs: list[str]) -> tuple[list[str], list[str]]:
-        from ...graph.template import fill
-
         values = [Source(n) for n in inputs]
         args = [self.literal(a) for a in fill(call.args, values)]
         kwargs = [f"{k}={self.literal(v)}" for k, v in fill(call.kwargs, values).items()]
         return args, kwargs
 
     def _index(self, template: Any, inputs: list[str], node: Node) -> str:
-        from ...graph.template import fill
-
         index = fill(template, [Source(n) for n in inputs])
         items = index if isinstance(index, tuple) else (index,)
         text = [f"np.array({self.literal(i)})" if isinstance(i, list) else self.literal(i)
@@ -472,21 +467,22 @@ class Lowering:
             if fn is operator.truediv and node.type.dtype == np.float64:
                 args = [f"np.float64({a})" for a in args]  # NumPy divides integers as float64
             return f"{_ARRAY_DIVISION[fn]}({', '.join(args)})"
-        if fn in OPERATOR_SYMBOLS and fn is not operator.getitem:
-            if fn in _UNARY:
-                return f"({_UNARY[fn]}{args[0]})"
-            return f"({args[0]} {OPERATOR_SYMBOLS[fn]} {args[1]})"
+        op = OPERATORS.get(fn)
+        if op is not None and op.syntax is not None:
+            if op.arity == 1:
+                return f"({op.syntax}{args[0]})"
+            return f"({args[0]} {op.syntax} {args[1]})"
         if fn is operator.getitem:
             return f"{args[0]}[{self._index(call.args[1], inputs, node)}]"
         rule = _EXPRESSIONS.get(fn)
         if rule is not None:
             return rule(self, node, args, kwargs)
-        if fn is call_method:
-            name = call.args[1]
-            rest = args[2:] + kwargs
-            if not rest:
-                return _reduced(args[0], name)
-            return f"{args[0]}.{name}({', '.join(rest)})"
+        method = method_name(call)
+        if method is not None:
+            receiver, *rest = call_operands(call, args)
+            if not rest and not kwargs:
+                return _reduced(receiver, method)
+            return f"{receiver}.{method}({', '.join(rest + kwargs)})"
         return f"{self._callee(fn)}({', '.join(args + kwargs)})"
 
     def block_loop(self, node: Node) -> bool:
@@ -522,8 +518,6 @@ class Lowering:
     def _weak_operands(self, node: Node, args: list[str]) -> list[str]:
         """Python scalars meeting NumPy values take NumPy's dtype (NEP 50), not Numba's
         legacy promotion: ``float32_array * 2.0`` stays float32."""
-        from ...graph.template import fill
-
         types = [i.type for i in node.inputs]
         operands = [t if isinstance(t, TensorType) else type_of(t)
                     for t in fill(node.arg.args, types)]
@@ -602,22 +596,16 @@ class Lowering:
         self.emit(self._python_call(caller, inputs[1:], None), indent, node)
 
 
-_REDUCTIONS = {np.sum: "sum", np.mean: "mean", np.max: "max", np.min: "min",
-               np.prod: "prod", np.argmax: "argmax", np.argmin: "argmin", np.std: "std",
-               np.var: "var", np.any: "any", np.all: "all"}
-_REDUCTION_METHODS = frozenset(_REDUCTIONS.values())
-
-
 def _axis_reduction(node: Node) -> tuple[str, int, bool] | None:
-    """(method, axis, keepdims) for a reduction along one constant axis of a 1-d or
-    2-d array, else None."""
+    """(method, axis, keepdims) for a reduction arrays have as a method (called as the
+    method or by its own name: not np.amax), along one constant axis of a 1-d or 2-d
+    array, else None."""
     call = node.arg
-    if call.fn is call_method:
-        method, rest = call.args[1], call.args[2:]
-    else:
-        method, rest = _REDUCTIONS.get(call.fn), call.args[1:]
-    if method not in _REDUCTION_METHODS or rest or set(call.kwargs) - {"axis", "keepdims"}:
+    facts = reduction_of(call)
+    if facts is None or facts.method is None or facts.alias or call_operands(call)[1:] or \
+            set(call.kwargs) - {"axis", "keepdims"}:
         return None
+    method = facts.method
     axis, keepdims = call.kwargs.get("axis"), call.kwargs.get("keepdims", False)
     source = node.inputs[0].type if node.inputs else None
     if not isinstance(source, TensorType) or source.flavor != ARRAY or \
@@ -633,10 +621,10 @@ def _complex_statistic(node: Node) -> bool:
     """A sum, mean, var or std of complex numbers: Numba's adds in order and divides by
     zero its own way (the mean of no complex numbers is nan+0j there, nan+nanj in
     NumPy), so NumPy computes it."""
-    call = node.arg
-    method = call.args[1] if call.fn is call_method else METHODS.get(call.fn)
-    return method in ("sum", "mean", "var", "std") and bool(node.inputs) and isinstance(
-        node.inputs[0].type, TensorType) and node.inputs[0].type.dtype.kind == "c"
+    facts = reduction_of(node.arg)
+    return facts is not None and facts.method in ("sum", "mean", "var", "std") and \
+        bool(node.inputs) and isinstance(node.inputs[0].type, TensorType) and \
+        node.inputs[0].type.dtype.kind == "c"
 
 
 def _beyond_numba(node: Node) -> bool:
@@ -651,8 +639,6 @@ def _beyond_numba(node: Node) -> bool:
         return node.type.dtype.kind in "iu"
     if node.arg.fn not in (operator.getitem, runtime.setitem):
         return False
-    from ...graph.template import fill
-
     index = fill(node.arg.args[1], [i.type for i in node.inputs])
     items = index if isinstance(index, tuple) else (index,)
     advanced = 0
@@ -729,15 +715,11 @@ def _list_new(self: Lowering, node: Node, inputs: list[str], indent: int) -> Non
 
 
 def _numba_item_type(elem: TensorType) -> Any:
-    from numba import types
-
-    return eval(numba_type(elem), {}, vars(types))
+    return eval(numba_type(elem), {}, vars(numba.types))
 
 
 def _fill_one(template: Any, inputs: list[str]) -> Any:
     """An argument template with graph inputs as source names."""
-    from ...graph.template import fill
-
     return fill(template, [Source(n) for n in inputs])
 
 

@@ -24,7 +24,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
-from .fusion import TRANSCENDENTAL
+from ..common.fusion import TRANSCENDENTAL
 
 
 class _UFunc(ctypes.Structure):

@@ -11,7 +11,6 @@ wraps there).
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Iterator
 from typing import Any
 
@@ -20,12 +19,10 @@ from numba import njit
 
 from ...graph import runtime
 from ...graph.ir import Node
+from ...graph.numpy_facts import call_operands, method_name, ufunc_of
 from ...graph.template import Hole
-from ...graph.traced import call_method
 from ...graph.types import PYTHON, TensorType
-from .chunked import _OPERATOR_UFUNCS
 
-_UFUNCS = {**_OPERATOR_UFUNCS, operator.lshift: np.left_shift, operator.rshift: np.right_shift}
 _COMPARISONS = frozenset({np.less, np.less_equal, np.greater, np.greater_equal, np.equal,
                           np.not_equal})
 _PYTHON_TYPES = {"i": int, "f": float, "c": complex}
@@ -46,7 +43,7 @@ def python_int_in(value, low, high, dtype):
 def loop_dtypes(fn: Any, operands: list[TensorType]) -> tuple[np.dtype, ...] | None:
     """The input dtypes of the ufunc loop NumPy runs for ``fn`` on these operands (Python
     scalars weak), or None where ``fn`` is no ufunc or NumPy finds no loop."""
-    ufunc = fn if isinstance(fn, np.ufunc) else _UFUNCS.get(fn)
+    ufunc = ufunc_of(fn)
     if ufunc is None or ufunc.nin != len(operands):
         return None
     types = [_PYTHON_TYPES.get(t.dtype.kind, t.dtype) if t.flavor == PYTHON else t.dtype
@@ -87,7 +84,7 @@ def weak_operands(lowering: Any, node: Node, args: list[str], operands: list[Ten
     takes them in (``target``, the result's dtype, where no loop is known)."""
     fn = node.arg.fn
     loop = loop_dtypes(fn, operands) or [target] * len(args)
-    exact = _UFUNCS.get(fn, fn) in _COMPARISONS  # Python ints compare exactly
+    exact = ufunc_of(fn) in _COMPARISONS  # Python ints compare exactly
     cast = [lowering.literal(dtype) for dtype in loop]
     return [f"{c}({checked(lowering, a, t, dtype)})"
             if t.flavor == PYTHON and t.dtype != dtype and not (exact and t.dtype.kind in "bi")
@@ -118,7 +115,7 @@ def _stored_dtype(node: Node) -> np.dtype | None:
     fn = node.arg.fn
     if fn in _INTEGER_SCALARS:
         return np.dtype(fn)
-    if fn is call_method and node.arg.args[1] == "fill":
+    if method_name(node.arg) == "fill":
         t = node.inputs[0].type
     elif fn in _STORING or (fn in _STORING_WITH_DTYPE and "dtype" in node.arg.kwargs):
         t = node.type
@@ -132,8 +129,8 @@ def _stored_values(node: Node) -> Iterator[Any]:
     fn, args, kwargs = node.arg.fn, node.arg.args, node.arg.kwargs
     if fn is runtime.setitem:
         parts = [args[2]]
-    elif fn is call_method:
-        parts = list(args[2:])
+    elif method_name(node.arg) is not None:
+        parts = list(call_operands(node.arg)[1:])
     elif fn in (np.full, np.full_like):
         parts = [*args[1:2], kwargs.get("fill_value")]
     else:

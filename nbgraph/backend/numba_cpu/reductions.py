@@ -13,14 +13,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...graph.ir import Node, Op
+from ...graph.numpy_facts import call_operands, reduction_of
 from ...graph.template import Hole
-from ...graph.traced import call_method
 from ...graph.types import ARRAY, TensorType
 
-METHODS = {np.sum: "sum", np.mean: "mean", np.var: "var", np.std: "std", np.max: "max",
-           np.min: "min", np.amax: "max", np.amin: "min"}
 EXTREMES = ("max", "min")
-# Positional parameters after the array, as NumPy's functions and methods take them.
+# The reductions covered (by their array method's name), with the positional parameters
+# after the array as NumPy's functions and methods take them.
 _POSITIONAL = {"sum": ("axis", "dtype", "out", "keepdims"),
                "mean": ("axis", "dtype", "out", "keepdims"),
                "var": ("axis", "dtype", "out", "ddof", "keepdims"),
@@ -74,10 +73,8 @@ def reduction(node: Node) -> Reduction | None:
     if node.op is not Op.CALL or not node.inputs:
         return None
     call = node.arg
-    if call.fn is call_method:
-        method, rest = call.args[1], call.args[2:]
-    else:
-        method, rest = METHODS.get(call.fn), call.args[1:]
+    facts = reduction_of(call)
+    method, rest = facts.method if facts else None, call_operands(call)[1:]
     if method not in _POSITIONAL or call.args[0] != Hole(0):
         return None
     names = _POSITIONAL[method]

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .fusion import Group
+from ..common.fusion import Group
 from .kernels import Lines, Operands, Stage, indent, loop
 
 if TYPE_CHECKING:

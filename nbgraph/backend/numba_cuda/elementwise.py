@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ...graph.ir import Node
+from ..generated import load_source
 from .device import block_size, blocks_for, cuda, empty
 from .scalar_ops import element
 
@@ -89,8 +90,7 @@ class Elementwise:
 @functools.cache
 def python_function(source: str) -> Callable:
     """The kernel's Python function (its module holds what the source names)."""
-    from ..generated import load_source
-    from . import device_functions
+    from . import device_functions  # defines device functions: CUDA (or its simulator) needed
 
     objects = {"cuda": cuda(), "df": device_functions}
     return getattr(load_source(source, objects, prefix="cuda"), KERNEL)

@@ -14,7 +14,7 @@ A node with array work the device cannot do is refused when the graph is built, 
 its line, never run wrongly.  Device-side failures (an integer index out of bounds, an
 assert on a device value, an integer power with a negative exponent) are recorded in
 an error array and raised when the host next reads the device; the error mapping
-(``errors/mapping.py``) then re-runs the graph with the interpret backend to report
+(``backend/failures/mapping.py``) then re-runs the graph with the interpret backend to report
 NumPy's exact error at the user's line.
 """
 
@@ -27,16 +27,16 @@ from typing import Any
 import numpy as np
 
 from ...errors.exceptions import GraphModeError
-from ...errors.sites import tag, tag_loop
 from ...graph import runtime
 from ...graph.functions import Call, is_effect
 from ...graph.ir import Graph, Node, Op, Region
+from ...graph.numpy_facts import call_operands, method_name, reduction_of
 from ...graph.template import Hole, fill
-from ...graph.traced import call_method
 from ...graph.types import ARRAY, PYTHON, SCALAR, TensorType, TokenType
-from ..numba_cpu.compiler import unsupported_argument
-from ..numba_cpu.fusion import count_uses, find_groups
-from ..numba_cpu.ownership import Ownership
+from ..common.arguments import unsupported_argument
+from ..common.fusion import count_uses, find_groups
+from ..common.ownership import Ownership
+from ..failures.sites import tag, tag_loop
 from . import checks
 from .device import as_device, check_available, cuda, is_device_array
 from .elementwise import Elementwise
@@ -46,11 +46,6 @@ from .rules import METHOD_RULES, RULES, copy_of
 from .scalar_ops import UnsupportedElement, supported
 from .steps import Env, Step, is_array, merge, mover
 
-_REDUCTIONS = {np.sum: "sum", np.mean: "mean", np.max: "max", np.min: "min",
-               np.amax: "max", np.amin: "min", np.prod: "prod", np.argmax: "argmax",
-               np.argmin: "argmin", np.std: "std", np.var: "var", np.any: "any",
-               np.all: "all"}
-_METHOD_REDUCTIONS = frozenset(_REDUCTIONS.values())
 
 class DeviceUnsupportedError(GraphModeError, NotImplementedError):
     """The graph has array work the CUDA backend cannot do (refused before running)."""
@@ -92,6 +87,8 @@ class CudaGraph:
         results = [r for r in top.results if not isinstance(r.type, TokenType)]
         self.results = results
         self.err: Any = None
+        self.python_nodes: dict[Node, str] = {}  # none: what cannot run is refused
+        self.copies: dict[Node, str] = {}
 
     # --- running ---------------------------------------------------------------------
     def prepare(self, args: Sequence[Any]) -> None:
@@ -218,7 +215,7 @@ class CudaGraph:
         places = tuple(merge(self.on_device.get(a, False), self.on_device.get(b, False))
                        for a, b in zip(then.results, other.results))
         self.on_device[node] = places
-        read = self._reader(pred)
+        read = self.host_reader(pred)
         movers = [self._movers(list(r.results), places) for r in (then, other)]
 
         def cond(env: Env) -> None:
@@ -243,7 +240,7 @@ class CudaGraph:
         self.on_device[node] = tuple(places)
         enter = self._movers(list(node.inputs), tuple(places))
         carry = self._movers(list(body.results), tuple(places))
-        read = self._reader(test.results[0])
+        read = self.host_reader(test.results[0])
 
         # States that start from a value still used elsewhere: copied before the loop
         # writes into them.
@@ -271,14 +268,14 @@ class CudaGraph:
         return [mover(n.type, self.on_device.get(n, False), want)
                 for n, want in zip(nodes, places)]
 
-    def _device(self, node: Node) -> bool:
+    def lives_on_device(self, node: Node) -> bool:
         """Whether the node's value lives on the device (a tuple's items are placed
         one by one: the tuple itself is a host structure)."""
         return self.on_device.get(node) is True
 
-    def _reader(self, node: Node) -> Callable[[Env], Any]:
+    def host_reader(self, node: Node) -> Callable[[Env], Any]:
         """How the host reads ``node``'s value (fetching it if it is on the device)."""
-        if self._device(node):
+        if self.lives_on_device(node):
             return lambda env: self.fetch(env[node], node)
 
         def read(env: Env) -> Any:  # an item of a tuple may be on the device
@@ -292,12 +289,11 @@ class CudaGraph:
         fn = call.fn
         if is_effect(fn):
             return self._effect(node)
-        on = [self._device(i) for i in node.inputs]
+        on = [self.lives_on_device(i) for i in node.inputs]
         if fn is len or (not any(on) and not is_array(node)):
             return self._host(node, read=fn is not len)
-        special = RULES.get(fn)
-        if fn is call_method:
-            special = METHOD_RULES.get(call.args[1])
+        method = method_name(call)
+        special = RULES.get(fn) if method is None else METHOD_RULES.get(method)
         if special is not None:
             step = special(self, node)
             if step is not None:
@@ -319,7 +315,8 @@ class CudaGraph:
                      if isinstance(a, (complex, np.complexfloating))]
         operands = ", ".join([str(i.type) for i in node.inputs
                               if not isinstance(i.type, TokenType)] + constants)
-        name = f".{call.args[1]}()" if call.fn is call_method else call.name
+        method = method_name(call)
+        name = f".{method}()" if method is not None else call.name
         t = node.type
         giving = f" giving {t} (the GPU kernels have no complex numbers)" if isinstance(
             t, TensorType) and t.dtype.kind == "c" else ""
@@ -331,7 +328,7 @@ class CudaGraph:
         """The node's function on host values (device values read first, unless the
         function needs no values, as ``len``)."""
         self.on_device[node] = False
-        readers = [self._reader(i) if read else (lambda env, i=i: env[i])
+        readers = [self.host_reader(i) if read else (lambda env, i=i: env[i])
                    for i in node.inputs]
         call = node.arg
 
@@ -343,7 +340,7 @@ class CudaGraph:
         self.on_device[node] = False
         cond = node.inputs[1] if len(node.inputs) > 1 else None
         if node.arg.fn is runtime.assert_effect and len(node.inputs) == 2 and \
-                self._device(cond) and cond.type.ndim == 0:
+                self.lives_on_device(cond) and cond.type.ndim == 0:
             self.may_fail = True
             number = self.numbers[node]
 
@@ -354,7 +351,7 @@ class CudaGraph:
 
     def _kernel(self, members: list[Node], inputs: list[Node]) -> Step:
         root = members[-1]
-        on = [self._device(i) for i in inputs]
+        on = [self.lives_on_device(i) for i in inputs]
         try:
             kernel = Elementwise(members, inputs, on, self.numbers.__getitem__)
         except UnsupportedElement:
@@ -373,19 +370,19 @@ class CudaGraph:
         source = node.inputs[0]
         dtype = node.type.dtype
         self.on_device[node] = True
-        to_device = self._on_device(source)
+        to_device = self.device_reader(source)
 
         def reduction(env: Env) -> None:
             env[node] = reduce(to_device(env), method, axis, keepdims, dtype)
         return reduction
 
-    def _on_device(self, node: Node) -> Callable[[Env], Any]:
-        if self._device(node):
+    def device_reader(self, node: Node) -> Callable[[Env], Any]:
+        if self.lives_on_device(node):
             return lambda env: env[node]
         dtype = node.type.dtype
         return lambda env: as_device(np.asarray(env[node], dtype=dtype))
 
-    def _values(self, node: Node) -> Callable[[Env], list[Any]]:
+    def arguments(self, node: Node) -> Callable[[Env], list[Any]]:
         """The node's filled argument template at run time (device arrays as they are,
         host scalars as values)."""
         call = node.arg
@@ -398,14 +395,13 @@ class CudaGraph:
 
 
 def _reduction(node: Node) -> tuple[str, int | None, bool] | None:
-    """(method, axis, keepdims) of a reduction of one device array, else None."""
+    """(method, axis, keepdims) of a reduction arrays have as a method (np.amax is
+    x.max) of one device array, else None."""
     call = node.arg
-    if call.fn is call_method:
-        method, rest = call.args[1], call.args[2:]
-    else:
-        method, rest = _REDUCTIONS.get(call.fn), call.args[1:]
-    if method not in _METHOD_REDUCTIONS or len(rest) > 1 or (rest and "axis" in call.kwargs) \
-            or set(call.kwargs) - {"axis", "keepdims"}:
+    facts = reduction_of(call)
+    rest = call_operands(call)[1:]
+    if facts is None or facts.method is None or len(rest) > 1 or \
+            (rest and "axis" in call.kwargs) or set(call.kwargs) - {"axis", "keepdims"}:
         return None
     if call.args[0] != Hole(0) or not is_array(node.inputs[0]):
         return None
@@ -413,9 +409,7 @@ def _reduction(node: Node) -> tuple[str, int | None, bool] | None:
     keepdims = call.kwargs.get("keepdims", False)
     if not (axis is None or type(axis) is int) or type(keepdims) is not bool:
         return None
-    return method, axis, keepdims
-
-
+    return facts.method, axis, keepdims
 
 
 def _fusable(node: Node) -> bool:

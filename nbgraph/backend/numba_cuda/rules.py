@@ -7,17 +7,18 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
-from ...grad.broadcast import compiled_sum_to
 from ...graph import runtime
 from ...graph.functions import Call
 from ...graph.ir import Node, Op
+from ...graph.numpy_facts import axis_function, call_operands
+from ...graph.runtime import compiled_sum_to
 from ...graph.template import Hole, fill
-from ...graph.traced import call_method
 from ...graph.types import ARRAY, PYTHON, TensorType, type_of
+from ..common.ownership import Ownership
 from . import checks, creation, scan, views
 from .device import as_device, cuda
 from .elementwise import Elementwise
@@ -27,8 +28,27 @@ from .reductions import reduce
 from .scalar_ops import UnsupportedElement
 from .steps import Env, Step, is_array
 
-if TYPE_CHECKING:
-    from .program import CudaGraph as Program
+
+class Program(Protocol):
+    """What the rules ask of the program being planned (``program.CudaGraph``)."""
+
+    numbers: dict[Node, int]  # each node's number in device error reports
+    on_device: dict[Node, Any]  # where each planned node's value lives
+    ownership: Ownership  # which updates may write into their array
+    err: Any  # the device error array (set when the program first runs)
+    may_fail: bool  # whether a step may record a device error
+
+    def lives_on_device(self, node: Node) -> bool:
+        """Whether the node's value lives on the device."""
+
+    def host_reader(self, node: Node) -> Callable[[Env], Any]:
+        """How the host reads the node's value (fetched from the device if there)."""
+
+    def device_reader(self, node: Node) -> Callable[[Env], Any]:
+        """The node's value as a device array (uploaded if on the host)."""
+
+    def arguments(self, node: Node) -> Callable[[Env], Any]:
+        """The node's filled argument template at run time."""
 
 MATMUL = frozenset({operator.matmul, np.matmul, np.dot})
 _FILLS = {np.zeros: 0, np.ones: 1, np.empty: 0, np.zeros_like: 0, np.ones_like: 1,
@@ -43,11 +63,11 @@ def _static(node: Node) -> bool:
 
 def _getitem(program: Program, node: Node) -> Step | None:
     source = node.inputs[0]
-    if not program._device(source) or node.arg.args[0] != Hole(0):
+    if not program.lives_on_device(source) or node.arg.args[0] != Hole(0):
         return None
     template = node.arg.args[1]
     rest = node.inputs[1:]
-    on = [program._device(i) for i in rest]
+    on = [program.lives_on_device(i) for i in rest]
     if _advanced(template):  # a list of indices: uploaded once, then a gather
         if not isinstance(template, list) or rest:
             return None
@@ -83,7 +103,7 @@ def _getitem(program: Program, node: Node) -> Step | None:
             env[node] = checks.take(program.err, env[source], env[index], number, contiguous)
         return gather
     if all(i.type.ndim == 0 and i.type.dtype.kind in "iu" for i in rest):
-        readers = [program._reader(i) for i in rest]
+        readers = [program.host_reader(i) for i in rest]
 
         def scalar_index(env: Env) -> None:  # an index computed on the device: read it
             key = fill(template, [env[source], *(read(env) for read in readers)])
@@ -103,7 +123,7 @@ def _setitem(program: Program, node: Node) -> Step | None:
     no longer needs the old ``x`` (``Ownership``), else into a copy."""
     call = node.arg
     target = node.inputs[0]
-    if call.args[0] != Hole(0) or not program._device(target):
+    if call.args[0] != Hole(0) or not program.lives_on_device(target):
         return None
     key_template, value_template = call.args[1], call.args[2]
     if _advanced(key_template):
@@ -113,9 +133,9 @@ def _setitem(program: Program, node: Node) -> Step | None:
     if key_template == Hole(1) and len(keys) == 1 and \
             keys[0].type.dtype.kind == "b" and keys[0].type.ndim == target.type.ndim:
         return _masked_setitem(program, node, keys[0], value, value_template)
-    if any(program._device(i) and i.type.ndim > 0 for i in keys):
+    if any(program.lives_on_device(i) and i.type.ndim > 0 for i in keys):
         return None  # advanced-index assignment
-    get = {i: program._reader(i) for i in keys}
+    get = {i: program.host_reader(i) for i in keys}
     for i in (target, value):
         if i is not None:
             get[i] = lambda env, i=i: env[i]
@@ -147,7 +167,7 @@ def _assigner(program: Program, node: Node, value: Node | None, template: Any
     copy = Node(Op.CALL, (source,), Call(runtime.astype, (Hole(0), dtype), {}),
                 TensorType(dtype, source.type.ndim, ARRAY), node.loc)
     try:
-        kernel = Elementwise([copy], [source], [program._device(source)],
+        kernel = Elementwise([copy], [source], [program.lives_on_device(source)],
                              lambda n: 0)
     except UnsupportedElement:
         return None
@@ -170,10 +190,9 @@ def copy_of(array: Any) -> Any:
 
 def _matmul(program: Program, node: Node) -> Step | None:
     call = node.arg
-    operands = (call.args[0], *call.args[2:]) if call.fn is call_method else call.args
-    if len(node.inputs) != 2 or call.kwargs or tuple(operands) != (Hole(0), Hole(1)):
+    if len(node.inputs) != 2 or call.kwargs or call_operands(call) != (Hole(0), Hole(1)):
         return None
-    a, b = (program._on_device(i) for i in node.inputs)
+    a, b = (program.device_reader(i) for i in node.inputs)
     dtype = node.type.dtype
     program.on_device[node] = True
 
@@ -204,21 +223,19 @@ def _size(program: Program, node: Node) -> Step | None:
 
 
 def _view(how: Callable[[Any, list, dict], Any]) -> Callable[[Program, Node], Step | None]:
-    """A rule for an operation that is a view (or copy) of its device array."""
+    """A rule for an operation that is a view (or copy) of its device array (``how``
+    takes the array, the other arguments and the keyword arguments)."""
     def rule(program: Program, node: Node) -> Step | None:
         if not node.inputs or not program.on_device.get(node.inputs[0]) or not _static(node):
             return None
-        values = program._values(node)
+        values = program.arguments(node)
 
         def view(env: Env) -> None:
             args, kwargs = values(env)
-            env[node] = how(args[0], list(args[1:]), kwargs)
+            array, *rest = call_operands(node.arg, args)
+            env[node] = how(array, rest, kwargs)
         return view
     return rule
-
-
-def _method_args(args: list, kwargs: dict) -> tuple[list, dict]:
-    return args[1:], kwargs  # call_method's second argument is the method name
 
 
 def _reshape(a: Any, args: list, kwargs: dict) -> Any:
@@ -231,7 +248,7 @@ def _creation(program: Program, node: Node) -> Step | None:
     if not is_array(node) or (not _static(node) and fn not in (
             np.zeros_like, np.ones_like, np.empty_like, np.full_like)):
         return None
-    values = program._values(node)
+    values = program.arguments(node)
     dtype = node.type.dtype
     program.on_device[node] = True
 
@@ -279,7 +296,7 @@ def _masked_setitem(program: Program, node: Node, mask: Node, value: Node | None
                   Call(np.where, (Hole(0), Hole(1), Hole(2)), {}), target.type, node.loc)
     try:
         kernel = Elementwise([chosen], [mask, scalar, target],
-                             [True, program._device(scalar), True], lambda n: 0)
+                             [True, program.lives_on_device(scalar), True], lambda n: 0)
     except UnsupportedElement:
         return None
     in_place = node in program.ownership.in_place
@@ -297,10 +314,9 @@ def _masked_setitem(program: Program, node: Node, mask: Node, value: Node | None
 def _cumulative(program: Program, node: Node) -> Step | None:
     """np.cumsum / np.cumprod (functions or methods) along one axis or flattened."""
     call = node.arg
-    method = call.args[1] if call.fn is call_method else call.fn.__name__
-    rest = call.args[2:] if call.fn is call_method else call.args[1:]
+    method, rest = axis_function(call).name, call_operands(call)[1:]
     source = node.inputs[0]
-    if rest or set(call.kwargs) - {"axis"} or not program._device(source):
+    if rest or set(call.kwargs) - {"axis"} or not program.lives_on_device(source):
         return None
     axis = call.kwargs.get("axis")
     if not (axis is None or type(axis) is int):
@@ -316,7 +332,8 @@ def _cumulative(program: Program, node: Node) -> Step | None:
 def _count_nonzero(program: Program, node: Node) -> Step | None:
     """np.count_nonzero(x, axis): a ``x != 0`` kernel and a sum."""
     call, source = node.arg, node.inputs[0]
-    if not program._device(source) or call.args[1:] or set(call.kwargs) - {"axis", "keepdims"}:
+    if not program.lives_on_device(source) or call.args[1:] or \
+            set(call.kwargs) - {"axis", "keepdims"}:
         return None
     axis, keepdims = call.kwargs.get("axis"), call.kwargs.get("keepdims", False)
     if not (axis is None or type(axis) is int) or type(keepdims) is not bool:
@@ -341,7 +358,7 @@ def _join(program: Program, node: Node) -> Step | None:
             or len(parts) != len(node.inputs) or any(not isinstance(p, Hole) for p in parts):
         return None
     axis = call.kwargs.get("axis", 0)
-    if type(axis) is not int or not all(program._device(i) for i in node.inputs):
+    if type(axis) is not int or not all(program.lives_on_device(i) for i in node.inputs):
         return None
     ndim = node.inputs[0].type.ndim
     # vstack and hstack are concatenations of rows and columns; 1-d rows stack.
@@ -395,7 +412,7 @@ def _host_list(program: Program, node: Node) -> Step | None:
     the device once (the list's items were host values already)."""
     elem = node.inputs[0].type.elem
     if not isinstance(elem, TensorType) or elem.ndim != 0 or any(
-            program._device(i) for i in node.inputs):
+            program.lives_on_device(i) for i in node.inputs):
         return None
     program.on_device[node] = True
     call = node.arg
@@ -408,7 +425,7 @@ def _host_list(program: Program, node: Node) -> Step | None:
 def _sum_to(program: Program, node: Node) -> Step:
     """A gradient's sum over the axes its operand was broadcast along: sums on the
     device over the axes where the operand has length 1."""
-    gradient, like = program._on_device(node.inputs[0]), node.inputs[1]
+    gradient, like = program.device_reader(node.inputs[0]), node.inputs[1]
     program.on_device[node] = True
 
     def sum_to(env: Env) -> None:
@@ -421,7 +438,7 @@ def _sum_to(program: Program, node: Node) -> Step:
 
 
 def _tuple(program: Program, node: Node) -> Step:
-    program.on_device[node] = tuple(program._device(i) for i in node.inputs)
+    program.on_device[node] = tuple(program.lives_on_device(i) for i in node.inputs)
 
     def make_tuple(env: Env) -> None:
         env[node] = tuple(env[i] for i in node.inputs)
@@ -454,15 +471,14 @@ RULES: dict[Callable, Callable[[Program, Node], Step | None]] = {
     **{fn: _creation for fn in (*_FILLS, np.full, np.full_like, np.arange, np.linspace)},
 }
 METHOD_RULES: dict[str, Callable[[Program, Node], Step | None]] = {
-    "reshape": _view(lambda a, args, kw: _reshape(a, *_method_args(args, kw))),
+    "reshape": _view(lambda a, args, kw: _reshape(a, args, kw)),
     "ravel": _view(lambda a, args, kw: views.reshape(a, -1)),
     "flatten": _view(lambda a, args, kw: copy_of(views.reshape(a, -1))),
     "copy": _view(lambda a, args, kw: copy_of(a)),
-    "transpose": _view(lambda a, args, kw: views.transpose(
-        a, tuple(args[1:]) if len(args) > 1 else None)),
+    "transpose": _view(lambda a, args, kw: views.transpose(a, tuple(args) or None)),
     "dot": _matmul,
     "cumsum": _cumulative,
     "cumprod": _cumulative,
     **{name: _view(lambda a, args, kw, name=name: views.restrided(
-        a, lambda h: getattr(h, name)(*args[1:], **kw))) for name in ("squeeze", "swapaxes")},
+        a, lambda h: getattr(h, name)(*args, **kw))) for name in ("squeeze", "swapaxes")},
 }

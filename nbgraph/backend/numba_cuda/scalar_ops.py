@@ -16,17 +16,22 @@ import numpy as np
 
 from ...graph import runtime
 from ...graph.ir import Node
+from ...graph.numpy_facts import OPERATORS
 from ...graph.template import fill
 from ...graph.types import PYTHON, TensorType, type_of
 
-_ARITHMETIC = {operator.add: "+", operator.sub: "-", operator.mul: "*", np.add: "+",
-               np.subtract: "-", np.multiply: "*"}
-_BITWISE = {operator.and_: "&", operator.or_: "|", operator.xor: "^", np.bitwise_and: "&",
-            np.bitwise_or: "|", np.bitwise_xor: "^", operator.lshift: "<<",
-            operator.rshift: ">>", np.left_shift: "<<", np.right_shift: ">>"}
-_COMPARE = {operator.lt: "<", operator.le: "<=", operator.gt: ">", operator.ge: ">=",
-            operator.eq: "==", operator.ne: "!=", np.less: "<", np.less_equal: "<=",
-            np.greater: ">", np.greater_equal: ">=", np.equal: "==", np.not_equal: "!="}
+
+def _spelled(*operators: Callable) -> dict[Callable, str]:
+    """Operators and their ufuncs, each with the operator's Python spelling."""
+    return {fn: OPERATORS[op].syntax for op in operators for fn in (op, OPERATORS[op].ufunc)}
+
+
+_ARITHMETIC = _spelled(operator.add, operator.sub, operator.mul)
+_BITWISE = _spelled(operator.and_, operator.or_, operator.xor, operator.lshift,
+                    operator.rshift)
+_COMPARE = _spelled(operator.lt, operator.le, operator.gt, operator.ge, operator.eq,
+                    operator.ne)
+
 # Functions of the operation's dtype, written with math (or a device function: df.).
 _FLOAT_FUNCTIONS = {
     np.exp: "df.exp", np.expm1: "df.expm1", np.log: "df.log", np.log2: "df.log2",
@@ -45,9 +50,8 @@ _FLOAT_FUNCTIONS = {
 _ANY_FUNCTIONS = {
     np.maximum: "df.maximum", np.minimum: "df.minimum", np.fmax: "df.fmax",
     np.fmin: "df.fmin", np.absolute: "abs", np.fabs: "abs", operator.abs: "abs",
-    abs: "abs", np.sign: "df.sign", np.square: "df.square", np.negative: "-",
-    operator.neg: "-", np.positive: "+", operator.pos: "+", np.reciprocal: "df.reciprocal",
-    np.conjugate: "", np.conj: "",
+    abs: "abs", np.sign: "df.sign", np.square: "df.square", np.reciprocal: "df.reciprocal",
+    np.conjugate: "", np.conj: "", **_spelled(operator.neg, operator.pos),
 }
 _FLOOR_DIVIDE = frozenset({operator.floordiv, np.floor_divide})
 _REMAINDER = frozenset({operator.mod, np.remainder, np.mod})

@@ -19,6 +19,7 @@ import numpy as np
 from numba import cuda
 
 from . import device, layout
+from .views import index
 
 _SUM, _PROD = 0, 1
 _MANY_LINES = 256  # at least this many lines: one thread scans each
@@ -134,8 +135,6 @@ def cumulative(x: Any, method: str, axis: int | None, dtype: np.dtype) -> Any:
             blocks = min(device.blocks_for(outer * inner, threads), 1 << 16)
             _scan_lines[blocks, threads](x3, out3, op)
         return out
-    from .views import index
-
     for o in range(outer):  # few long lines: the 1-d scan on each (a strided view)
         for i in range(inner):
             line = (o, slice(None), i)

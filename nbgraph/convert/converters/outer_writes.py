@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import ast
 
-from ..analysis import MUTATING_METHODS, root_name
+from ..analysis import MUTATING_METHODS, root_name, walk_scope
 from ..context import ScopedConverter
 from ..templates import as_load, replace, replace_expr
 
 
 def _declared(fn: ast.FunctionDef, kind: type) -> set[str]:
-    from ..analysis import walk_scope
-
     return {name for node in walk_scope(fn.body) if isinstance(node, kind)
             for name in node.names}
 

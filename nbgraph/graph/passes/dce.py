@@ -7,9 +7,9 @@ import operator
 import numpy as np
 
 from .. import runtime
-from ..functions import is_effect, is_elementwise
+from ..functions import Call, is_effect, is_elementwise
 from ..ir import Graph, Node, Op, Region
-from ..traced import call_method
+from ..numpy_facts import call_operands, method_name, reduction_of
 from ..types import PYTHON, TensorType
 
 # Operations on Python numbers that never raise, whatever the values.
@@ -17,9 +17,6 @@ _PYTHON_SAFE = frozenset({operator.add, operator.sub, operator.mul, operator.neg
                           operator.pos, operator.lt, operator.le, operator.gt, operator.ge,
                           operator.eq, operator.ne, operator.not_, abs, bool})
 _POWERS = frozenset({operator.pow, np.power, np.float_power})
-# Reductions that give a value for any input, empty ones included (np.max does not).
-_TOTAL_REDUCTIONS = frozenset({np.sum, np.mean, np.prod, np.any, np.all, np.count_nonzero})
-_TOTAL_METHODS = frozenset({"sum", "mean", "prod", "any", "all", "copy"})
 _STRUCTURAL = frozenset({runtime.shape_dim, runtime.retype, runtime.make_tuple})
 
 
@@ -46,9 +43,11 @@ def _cannot_raise(node: Node) -> bool:
         return True
     if fn is bool:  # of a scalar (an array's truth value may be ambiguous)
         return all(isinstance(i.type, TensorType) and i.type.ndim == 0 for i in node.inputs)
-    if fn is call_method:
-        return call.args[1] in _TOTAL_METHODS and len(call.args) == 2 and not call.kwargs
-    if fn in _TOTAL_REDUCTIONS:
+    method = method_name(call)
+    if method is not None:  # x.copy(), x.sum(): without arguments
+        total = method == "copy" or _total(call)
+        return total and len(call_operands(call)) == 1 and not call.kwargs
+    if _total(call):
         return set(call.kwargs) <= {"axis", "keepdims"} and len(call.args) == 1
     if not is_elementwise(fn) or call.kwargs:
         return False
@@ -58,6 +57,12 @@ def _cannot_raise(node: Node) -> bool:
     if any(t.flavor == PYTHON for t in types):
         return fn in _PYTHON_SAFE
     return fn not in _POWERS or all(t.dtype.kind in "fc" for t in types)
+
+
+def _total(call: Call) -> bool:
+    """A reduction that gives a value for any input, empty ones included (np.max does not)."""
+    facts = reduction_of(call)
+    return facts is not None and facts.total
 
 
 def _only_slices(index: object) -> bool:

@@ -16,23 +16,23 @@ from typing import Any
 import numpy as np
 
 from ..errors.exceptions import StagingError
-from ..errors.origins import user_location
-from . import runtime
-from .types import ARRAY, PYTHON, ListType, TensorType
-
-
-def _call(fn: Any, *args: Any, **kwargs: Any) -> Any:
-    from .tracing import call
-
-    return call(fn, *args, **kwargs)
+from ..graph import runtime
+from ..graph.functions import Call, TypeInferenceError, infer, is_effect
+from ..graph.ir import Node, Op
+from ..graph.numpy_facts import AXIS_FUNCTIONS, VIEW_FUNCTIONS, VIEW_METHODS, method_name
+from ..graph.runtime import call_method
+from ..graph.template import split
+from ..graph.types import ARRAY, PYTHON, ListType, TensorType, TupleType, type_of
+from ..source.origins import user_location
+from .tracing import add_node, current, is_staged
 
 
 def _binary(op: Any) -> tuple[Any, Any]:
     def forward(self: Traced, other: Any) -> Any:
-        return _call(op, self, other)
+        return call(op, self, other)
 
     def reverse(self: Traced, other: Any) -> Any:
-        return _call(op, other, self)
+        return call(op, other, self)
 
     return forward, reverse
 
@@ -41,7 +41,7 @@ def _inplace(op: Any) -> Any:
     """x op= y: arrays update in place (aliases see it), scalars rebind like Python."""
 
     def method(self: Traced, other: Any) -> Any:
-        result = _call(op, self, other)
+        result = call(op, self, other)
         if self.type.flavor != ARRAY:
             return result
         if result.type.ndim != self.type.ndim:
@@ -56,25 +56,20 @@ def _inplace(op: Any) -> Any:
                     f"{self.type.dtype} (same_kind casting), as NumPy would refuse",
                     user_location(),
                 )
-            result = _call(runtime.astype, result, self.type.dtype)
+            result = call(runtime.astype, result, self.type.dtype)
         if self.argument:  # written into the caller's array now, as eagerly
-            result = _call(runtime.setitem, self, Ellipsis, result)
+            result = call(runtime.setitem, self, Ellipsis, result)
         self.rebind(result.node)
         return self
 
     return method
 
 
-_METHODS = (
-    "sum", "mean", "min", "max", "argmin", "argmax", "prod", "cumsum", "cumprod", "std",
-    "var", "any", "all", "ravel", "flatten", "clip", "round", "dot", "nonzero", "item",
-    "conj", "conjugate", "repeat", "trace", "diagonal",
-)
-
-
-def call_method(x: Any, name: str, *args: Any, **kwargs: Any) -> Any:
-    """x.name(*args, **kwargs): array methods as graph calls."""
-    return getattr(x, name)(*args, **kwargs)
+# Array methods recorded as ``call_method`` calls: the reductions and scans arrays have
+# as methods (x.sum(), x.cumsum()), and these.
+_METHODS = frozenset(f.method for f in AXIS_FUNCTIONS.values() if f.method) | {
+    "ravel", "flatten", "clip", "round", "dot", "nonzero", "item", "conj", "conjugate",
+    "repeat", "trace", "diagonal"}
 
 
 def write_out(fn: Any, args: tuple, kwargs: dict) -> Any:
@@ -90,7 +85,7 @@ def write_out(fn: Any, args: tuple, kwargs: dict) -> Any:
             f"{name}(..., out=...) into a {type(out).__name__} that is not an array of "
             "the graph (an argument or an array the function made): graph mode can only "
             "write into those; assign the result instead (a = ...)", user_location())
-    result = _call(fn, *args, **kwargs)
+    result = call(fn, *args, **kwargs)
     if isinstance(result, Traced) and result.type.dtype != out.type.dtype and not \
             np.can_cast(result.type.dtype, out.type.dtype, "same_kind"):
         raise StagingError(
@@ -125,17 +120,15 @@ class Traced:
     def rebind(self, node: Any, write_back: bool = True, skip: Traced | None = None) -> None:
         """Give this value a new node after an in-place update, keeping views in sync:
         views are re-read from it, and a view writes itself back into its base."""
-        from .aliases import check_view_write, note_write
-
         check_view_write(self)
         note_write(self)
         self.node = node
         for view in self.views:
             if view is not skip and _live(view):
-                view.rebind(_call(operator.getitem, self, view.view[1]).node, write_back=False)
+                view.rebind(call(operator.getitem, self, view.view[1]).node, write_back=False)
         if self.view is not None and write_back:
             base, index = self.view
-            base.rebind(_call(runtime.setitem, base, index, self).node, skip=self)
+            base.rebind(call(runtime.setitem, base, index, self).node, skip=self)
 
     def add_view(self, view: Traced, index: Any) -> None:
         """Record that ``view`` is ``self[index]`` sharing memory."""
@@ -177,61 +170,61 @@ class Traced:
     __ixor__ = _inplace(operator.xor)
 
     def __lt__(self, other: Any) -> Any:
-        return _call(operator.lt, self, other)
+        return call(operator.lt, self, other)
 
     def __le__(self, other: Any) -> Any:
-        return _call(operator.le, self, other)
+        return call(operator.le, self, other)
 
     def __gt__(self, other: Any) -> Any:
-        return _call(operator.gt, self, other)
+        return call(operator.gt, self, other)
 
     def __ge__(self, other: Any) -> Any:
-        return _call(operator.ge, self, other)
+        return call(operator.ge, self, other)
 
     def __eq__(self, other: Any) -> Any:  # type: ignore[override]
-        return _call(operator.eq, self, other)
+        return call(operator.eq, self, other)
 
     def __ne__(self, other: Any) -> Any:  # type: ignore[override]
-        return _call(operator.ne, self, other)
+        return call(operator.ne, self, other)
 
     def __neg__(self) -> Any:
-        return _call(operator.neg, self)
+        return call(operator.neg, self)
 
     def __pos__(self) -> Any:
-        return _call(operator.pos, self)
+        return call(operator.pos, self)
 
     def __invert__(self) -> Any:
-        return _call(operator.invert, self)
+        return call(operator.invert, self)
 
     def __abs__(self) -> Any:
-        return _call(abs, self)
+        return call(abs, self)
 
     def __divmod__(self, other: Any) -> Any:
-        return _call(divmod, self, other)
+        return call(divmod, self, other)
 
     def __rdivmod__(self, other: Any) -> Any:
-        return _call(divmod, other, self)
+        return call(divmod, other, self)
 
     # --- indexing ------------------------------------------------------------------
     def __getitem__(self, index: Any) -> Any:
-        result = _call(operator.getitem, self, index)
+        result = call(operator.getitem, self, index)
         if result.type.flavor == ARRAY and _is_basic_index(index):
             self.add_view(result, index)
         return result
 
     def __setitem__(self, index: Any, value: Any) -> None:
-        self.rebind(_call(runtime.setitem, self, index, value).node)
+        self.rebind(call(runtime.setitem, self, index, value).node)
 
     # --- NumPy protocols -------------------------------------------------------------
     def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
         fn = ufunc if method == "__call__" else getattr(ufunc, method)
-        return _call(fn, *inputs, **kwargs)
+        return call(fn, *inputs, **kwargs)
 
     def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
-        special = _ARRAY_FUNCTIONS.get(func)
+        special = ARRAY_FUNCTIONS.get(func)
         if special is not None:
             return special(*args, **kwargs)
-        return _call(func, *args, **kwargs)
+        return call(func, *args, **kwargs)
 
     # --- attributes ------------------------------------------------------------------
     def _require_array(self, what: str) -> None:
@@ -241,7 +234,7 @@ class Traced:
     @property
     def shape(self) -> tuple:
         self._require_array("shape")
-        return tuple(_call(runtime.shape_dim, self, axis) for axis in range(self.type.ndim))
+        return tuple(call(runtime.shape_dim, self, axis) for axis in range(self.type.ndim))
 
     @property
     def ndim(self) -> int:
@@ -251,7 +244,7 @@ class Traced:
     @property
     def size(self) -> Any:
         self._require_array("size")
-        return _call(np.size, self)
+        return call(np.size, self)
 
     @property
     def dtype(self) -> np.dtype:
@@ -261,52 +254,52 @@ class Traced:
     @property
     def T(self) -> Any:
         self._require_array("T")
-        return _call(np.transpose, self)
+        return call(np.transpose, self)
 
     @property
     def real(self) -> Any:
-        return _call(np.real, self)
+        return call(np.real, self)
 
     @property
     def imag(self) -> Any:
-        return _call(np.imag, self)
+        return call(np.imag, self)
 
     def reshape(self, *shape: Any, **kwargs: Any) -> Any:
         self._require_array("reshape")
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = tuple(shape[0])
-        return _call(np.reshape, self, shape, **kwargs)
+        return call(np.reshape, self, shape, **kwargs)
 
     def transpose(self, *axes: Any) -> Any:
         self._require_array("transpose")
         if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
             axes = tuple(axes[0])
-        return _call(np.transpose, self, axes or None)
+        return call(np.transpose, self, axes or None)
 
     def astype(self, dtype: Any, copy: bool = True) -> Any:
         self._require_array("astype")
-        return _call(runtime.astype, self, np.dtype(dtype), copy=copy)
+        return call(runtime.astype, self, np.dtype(dtype), copy=copy)
 
     def copy(self) -> Any:
         self._require_array("copy")
-        return _call(call_method, self, "copy")
+        return call(call_method, self, "copy")
 
     def squeeze(self, axis: Any = None) -> Any:
         self._require_array("squeeze")
-        return _call(np.squeeze, self, axis=axis)
+        return call(np.squeeze, self, axis=axis)
 
     def sort(self, *args: Any, **kwargs: Any) -> None:
         self._require_array("sort")
-        self.rebind(_call(np.sort, self, *args, **kwargs).node)
+        self.rebind(call(np.sort, self, *args, **kwargs).node)
 
     def fill(self, value: Any) -> None:
         self._require_array("fill")
-        self.rebind(_call(np.full_like, self, value).node)
+        self.rebind(call(np.full_like, self, value).node)
 
     def __getattr__(self, name: str) -> Any:
         if name in _METHODS:
             self._require_array(name)
-            return lambda *args, **kwargs: _call(call_method, self, name, *args, **kwargs)
+            return lambda *args, **kwargs: call(call_method, self, name, *args, **kwargs)
         raise AttributeError(
             f"graph value of type {self.type.describe()} has no attribute {name!r}")
 
@@ -367,10 +360,10 @@ class TracedList:
         return f"<traced {self.type.describe()}>"
 
     def append(self, item: Any) -> None:
-        self.node = _call(runtime.list_append, self, item).node
+        self.node = call(runtime.list_append, self, item).node
 
     def __getitem__(self, index: Any) -> Any:
-        return _call(runtime.list_getitem, self, index)
+        return call(runtime.list_getitem, self, index)
 
     def __len__(self) -> int:
         raise StagingError("len() of a list built in a graph loop: use it in converted code",
@@ -440,8 +433,6 @@ def _is_basic_index(index: Any) -> bool:
 def _live(view: Traced) -> bool:
     """Whether a view belongs to a region still being traced (not to a finished branch
     or an abandoned trace of a loop body)."""
-    from .tracing import current
-
     return current().owner_of(view.node) is not None
 
 
@@ -454,8 +445,121 @@ def _ndim(x: Any) -> Any:
 
 
 def _reshape(x: Any, shape: Any, *args: Any, **kwargs: Any) -> Any:
-    return _call(np.reshape, x, tuple(shape) if isinstance(shape, list) else shape,
+    return call(np.reshape, x, tuple(shape) if isinstance(shape, list) else shape,
                  *args, **kwargs)
 
 
-_ARRAY_FUNCTIONS = {np.shape: _shape, np.ndim: _ndim, np.reshape: _reshape}
+ARRAY_FUNCTIONS = {np.shape: _shape, np.ndim: _ndim, np.reshape: _reshape}
+
+
+def is_graph_value(value: Any) -> bool:
+    """Whether value is a traced graph value (array/scalar or list)."""
+    return isinstance(value, (Traced, TracedList))
+
+
+def wrap(node: Node) -> Any:
+    """The Python-side handle for a node's result."""
+    if isinstance(node.type, TensorType):
+        return Traced(node)
+    if isinstance(node.type, ListType):
+        return TracedList(node)
+    if isinstance(node.type, TupleType):
+        loc = node.loc
+        return tuple(
+            wrap(current().add(Node(Op.PROJ, (node,), i, t, loc)))
+            for i, t in enumerate(node.type.items)
+        )
+    raise TypeError(f"cannot wrap a {node.type}")
+
+
+def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    """Record ``fn(*args, **kwargs)`` on graph values; returns the traced result."""
+    if kwargs.get("out") is not None:
+        return write_out(fn, args, kwargs)
+    (arg_t, kwarg_t), leaves = split((args, kwargs), _is_input)
+    if any(isinstance(leaf, np.ndarray) for leaf in leaves):  # concrete arrays: constants
+        leaves = [const(leaf) if isinstance(leaf, np.ndarray) else leaf for leaf in leaves]
+    the_call = Call(fn, arg_t, kwarg_t)
+    builder = current()
+    inputs = tuple(builder.token if leaf is _TOKEN else leaf.node for leaf in leaves)
+    try:
+        rtype = infer(the_call, [n.type for n in inputs])
+    except TypeInferenceError as exc:
+        raise StagingError(f"{the_call.name}: {exc}", user_location()) from None
+    node = add_node(Op.CALL, inputs, the_call, rtype)
+    if is_effect(fn):
+        builder.token = node
+        return None
+    return wrap(node)
+
+
+_TOKEN = object()  # stands for the effect token in an effect's arguments
+
+
+def _is_input(value: Any) -> bool:
+    return value is _TOKEN or is_graph_value(value) or isinstance(value, np.ndarray)
+
+
+def effect(fn: Any, *args: Any, **kwargs: Any) -> None:
+    """Record a side effect (print, assert, raise) in program order."""
+    call(fn, _TOKEN, *args, **kwargs)
+
+
+def const(value: Any) -> Traced:
+    """A graph constant holding a concrete number or array."""
+    vtype = type_of(value)
+    if vtype is None:
+        raise StagingError(f"a {type(value).__name__} cannot be a graph value", user_location())
+    return Traced(add_node(Op.CONST, (), value, vtype))
+
+
+def lift(value: Any) -> Any:
+    """value as a graph value: graph values unchanged, numbers and arrays as constants."""
+    if is_graph_value(value):
+        return value
+    return const(value)
+
+
+# --- writes into arrays while tracing -----------------------------------------------------
+# Refused through views the graph cannot follow; noted when they reach outside the
+# staged region being traced (see ``aliases``).
+
+_FOLLOWED = {runtime.setitem, operator.getitem}
+
+
+def check_view_write(handle: Traced) -> None:
+    """Refuse a write into an array that may be a view of an argument made other than by
+    basic slicing (``x.T``, ``x.reshape(...)``): eagerly it changes the caller's array,
+    which graph mode cannot follow."""
+    if handle.view is not None:
+        return
+    node, maker = handle.node, None
+    while node.op is Op.CALL and node.inputs and (
+            node.arg.fn in VIEW_FUNCTIONS or node.arg.fn in _FOLLOWED or _method_view(node)):
+        if node.arg.fn not in _FOLLOWED and maker is None:
+            maker = node
+        node = node.inputs[0]
+    if maker is None or node.op is not Op.PARAM or current().owner_of(node) is None or \
+            current().owner_of(node).parent is not None:
+        return
+    made = f" (made at line {maker.loc.lineno})" if maker.loc else ""
+    raise StagingError(
+        f"this writes into an array that is a {maker.label()} view of an argument{made}; "
+        "eagerly the write would change the caller's array through the view, and graph "
+        "mode follows writes through basic slices only (x[1:], x[:, 0]). Write through the "
+        "argument or a slice of it, make the view a copy (.copy()), or call .eager(...) "
+        "to run the function as written", user_location())
+
+
+def _method_view(node: Node) -> bool:
+    return method_name(node.arg) in VIEW_METHODS
+
+
+def note_write(handle: Traced) -> None:
+    """Record, before an in-place update, that it writes an array from outside the
+    staged region being traced."""
+    if not is_staged():
+        return
+    builder = current()
+    if builder.owner_of(handle.node) is not builder:
+        builder.__dict__.setdefault("outer_writes", {}).setdefault(handle, handle.node)

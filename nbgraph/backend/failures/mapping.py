@@ -19,13 +19,14 @@ import contextlib
 import io
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..graph.ir import Graph
-from ..graph.types import host_value
-from .exceptions import GraphModeError
-from .frames import show_full_traceback, user_frames, user_traceback
+from ...errors.exceptions import GraphModeError
+from ...errors.frames import show_full_traceback, user_frames, user_traceback
+from ...graph.ir import Graph, Node
+from ...graph.types import host_value
+from ..interpret import Interpreter
 from .notes import HIDDEN_FRAMES, site_notes
 from .sites import FailureSite, site_of
 
@@ -33,10 +34,12 @@ _RUN = "__nbgraph_run__"
 LOCATE_SECONDS = 10.0  # how long the interpret backend may take to find the failing node
 
 
-def mark_run(exc: BaseException, graph: Graph, leaves: Sequence[Any], located: bool) -> None:
+def mark_run(exc: BaseException, graph: Graph, leaves: Sequence[Any], located: bool,
+             failed: Callable[[Node | None], None]) -> None:
     """Record that ``exc`` came from running ``graph`` on ``leaves``; ``located``: the
-    backend tags exceptions with their complete failure site itself."""
-    setattr(exc, _RUN, (graph, leaves, located))
+    backend tags exceptions with their complete failure site itself; ``failed`` is told
+    the failing node once it is known (the graph itself is never changed)."""
+    setattr(exc, _RUN, (graph, leaves, located, failed))
 
 
 def user_error(exc: BaseException) -> BaseException:
@@ -54,13 +57,13 @@ def user_error(exc: BaseException) -> BaseException:
                 exc.add_note(HIDDEN_FRAMES)
         return _chained(exc, None, full)
     delattr(exc, _RUN)
-    graph, leaves, located = run
+    graph, leaves, located, failed = run
     error, site = exc, site_of(exc)
     if not located:
         rerun = _locate(graph, leaves)
         if rerun is not None and site_of(rerun) is not None:
             error, site = rerun, site_of(rerun)
-    graph.failed_node = site.node if site is not None else None
+    failed(site.node if site is not None else None)
     notes = _notes(graph, site)
     if not full:
         stack = site.node.loc.stack() if site is not None and site.node.loc else []
@@ -95,8 +98,6 @@ def _notes(graph: Graph, site: FailureSite | None) -> list[str]:
 def _locate(graph: Graph, leaves: Sequence[Any]) -> BaseException | None:
     """The exception the interpret backend raises on the same inputs (output silenced),
     or None when it does not fail within ``LOCATE_SECONDS``."""
-    from ..backend.interpret import Interpreter
-
     interpreter = Interpreter(graph, deadline=time.monotonic() + LOCATE_SECONDS)
     leaves = [host_value(leaf) for leaf in leaves]  # the CUDA backend's device arrays
     sink = io.StringIO()

@@ -16,7 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from .tracing import Traced, TracedList, copied_argument
+from ..graph.pytree import field_names, is_dataclass_instance, is_namedtuple
+from .traced import Traced, TracedList
+from .tracing import copied_argument
 
 
 def fresh_state(values: Sequence[Any]) -> list[Any]:
@@ -62,21 +64,6 @@ def _copy(value: Any, memo: dict[int, Any]) -> Any:
     if kind is np.ndarray:
         return value.copy()
     return value
-
-
-def is_namedtuple(value: Any) -> bool:
-    """Whether value is an instance of a namedtuple class."""
-    return isinstance(value, tuple) and hasattr(type(value), "_fields")
-
-
-def is_dataclass_instance(value: Any) -> bool:
-    """Whether value is an instance (not the class) of a dataclass."""
-    return dataclasses.is_dataclass(value) and not isinstance(value, type)
-
-
-def field_names(value: Any) -> tuple[str, ...]:
-    """The fields of a dataclass instance, in order."""
-    return tuple(f.name for f in dataclasses.fields(value))
 
 
 def with_fields(value: Any, fields: dict[str, Any]) -> Any:

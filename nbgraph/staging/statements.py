@@ -12,23 +12,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors.exceptions import GraphModeError, StagingError, UndefinedValueError
-from ..errors.origins import frame_location, is_converted, user_location
-from . import runtime
-from .containers import is_dataclass_instance
-from .ir import Op
-from .template import Text
-from .tracing import (
-    Traced,
-    call,
-    current,
-    effect,
-    given_argument,
-    in_try_here,
-    is_graph_value,
-    is_staged,
-    lift,
-    located,
-)
+from ..graph import runtime
+from ..graph.ir import Op
+from ..graph.pytree import is_dataclass_instance
+from ..graph.template import Text
+from ..source.origins import frame_location, is_converted, user_location
+from .build import changed_argument
+from .traced import Traced, call, effect, is_graph_value, lift
+from .tracing import current, given_argument, in_try_here, is_staged, located
 
 
 def _has_graph_value(value: Any) -> bool:
@@ -155,8 +146,6 @@ def _check_not_argument(container: Any) -> None:
     """Refuse changing a list, dict or set the graph function was given, at this line."""
     where = given_argument(container)
     if where is not None:
-        from .build import changed_argument
-
         loc = user_location()
         raise StagingError(changed_argument(loc.function if loc else "the function", where,
                                             container), loc)

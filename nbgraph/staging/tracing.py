@@ -2,7 +2,7 @@
 
 While a converted function runs on ``Traced`` values, every NumPy operation lands in
 ``call``, which infers the result type, tags the node with the user's line and appends
-it to the innermost region.  Control-flow staging (graph/control_flow.py) opens nested
+it to the innermost region.  Control-flow staging (control_flow.py) opens nested
 regions with ``region``.
 """
 
@@ -14,14 +14,11 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
-import numpy as np
-
 from ..errors.exceptions import GraphModeError, StagingError
-from ..errors.origins import user_location
-from .functions import Call, TypeInferenceError, infer, is_effect
-from .ir import Loc, Node, Op, Region
-from .template import split
-from .types import TOKEN, GraphType, ListType, TensorType, TupleType, type_of
+from ..graph.ir import Node, Op, Region
+from ..graph.types import TOKEN, GraphType
+from ..source.locations import Loc
+from ..source.origins import user_location
 
 
 class RegionBuilder:
@@ -113,26 +110,6 @@ def top_region() -> Iterator[RegionBuilder]:
         _state.builder = saved
 
 
-def is_graph_value(value: Any) -> bool:
-    """Whether value is a traced graph value (array/scalar or list)."""
-    return isinstance(value, (Traced, TracedList))
-
-
-def wrap(node: Node) -> Any:
-    """The Python-side handle for a node's result."""
-    if isinstance(node.type, TensorType):
-        return Traced(node)
-    if isinstance(node.type, ListType):
-        return TracedList(node)
-    if isinstance(node.type, TupleType):
-        loc = node.loc
-        return tuple(
-            wrap(current().add(Node(Op.PROJ, (node,), i, t, loc)))
-            for i, t in enumerate(node.type.items)
-        )
-    raise TypeError(f"cannot wrap a {node.type}")
-
-
 def check_visible(builder: RegionBuilder, node: Node, loc: Loc | None = None) -> None:
     """Raise if ``node`` was computed in a region that ``builder`` cannot see."""
     if builder.owner_of(node) is None:
@@ -159,59 +136,6 @@ def add_node(op: Op, inputs: tuple[Node, ...], arg: Any, type: GraphType) -> Nod
     if _state.unrolled and loc is not None:
         loc = dataclasses.replace(loc, unrolled=tuple(_state.unrolled))
     return builder.add(Node(op, inputs, arg, type, loc))
-
-
-def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
-    """Record ``fn(*args, **kwargs)`` on graph values; returns the traced result."""
-    if kwargs.get("out") is not None:
-        from .traced import write_out
-
-        return write_out(fn, args, kwargs)
-    (arg_t, kwarg_t), leaves = split((args, kwargs), _is_input)
-    if any(isinstance(leaf, np.ndarray) for leaf in leaves):  # concrete arrays: constants
-        leaves = [const(leaf) if isinstance(leaf, np.ndarray) else leaf for leaf in leaves]
-    the_call = Call(fn, arg_t, kwarg_t)
-    builder = current()
-    inputs = tuple(builder.token if leaf is _TOKEN else leaf.node for leaf in leaves)
-    try:
-        rtype = infer(the_call, [n.type for n in inputs])
-    except TypeInferenceError as exc:
-        raise StagingError(f"{the_call.name}: {exc}", user_location()) from None
-    node = add_node(Op.CALL, inputs, the_call, rtype)
-    if is_effect(fn):
-        builder.token = node
-        return None
-    return wrap(node)
-
-
-_TOKEN = object()  # stands for the effect token in an effect's arguments
-
-
-def _is_input(value: Any) -> bool:
-    return value is _TOKEN or is_graph_value(value) or isinstance(value, np.ndarray)
-
-
-def effect(fn: Any, *args: Any, **kwargs: Any) -> None:
-    """Record a side effect (print, assert, raise) in program order."""
-    call(fn, _TOKEN, *args, **kwargs)
-
-
-def const(value: Any) -> Traced:
-    """A graph constant holding a concrete number or array."""
-    vtype = type_of(value)
-    if vtype is None:
-        raise StagingError(f"a {type(value).__name__} cannot be a graph value", user_location())
-    return Traced(add_node(Op.CONST, (), value, vtype))
-
-
-def lift(value: Any) -> Any:
-    """value as a graph value: graph values unchanged, numbers and arrays as constants."""
-    if is_graph_value(value):
-        return value
-    return const(value)
-
-
-from .traced import Traced, TracedList  # noqa: E402  (Traced needs call() defined above)
 
 
 @contextlib.contextmanager

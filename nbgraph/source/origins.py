@@ -15,7 +15,7 @@ from __future__ import annotations
 import sys
 import types
 
-from ..graph.ir import Loc
+from .locations import Loc
 
 _owners: dict[types.CodeType, types.CodeType] = {}
 _generated_names: dict[types.CodeType, frozenset[str]] = {}

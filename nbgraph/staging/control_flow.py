@@ -17,8 +17,13 @@ from typing import Any
 import numpy as np
 
 from ..errors.exceptions import LoopTypeError, StagingError
-from ..errors.origins import generated_names, user_location
-from . import runtime
+from ..graph import runtime
+from ..graph.functions import Call
+from ..graph.ir import Node, Op
+from ..graph.pytree import field_names, is_dataclass_instance, is_namedtuple
+from ..graph.template import Hole
+from ..graph.types import PYTHON, SCALAR, TOKEN, ListType, TensorType, TupleType, type_of
+from ..source.origins import generated_names, user_location
 from .aliases import (
     check_loop_body,
     inherit_arguments,
@@ -27,32 +32,11 @@ from .aliases import (
     take_writes,
     with_outer_arrays,
 )
-from .containers import (
-    field_names,
-    fresh,
-    fresh_state,
-    is_dataclass_instance,
-    is_namedtuple,
-    structure,
-    with_fields,
-)
-from .ir import Node, Op
+from .containers import fresh, fresh_state, structure, with_fields
+from .iteration import as_graph_sequence
 from .statements import raise_when_run
-from .tracing import (
-    RegionBuilder,
-    Traced,
-    TracedList,
-    add_node,
-    call,
-    const,
-    current,
-    is_graph_value,
-    reenter,
-    region,
-    unrolled_iteration,
-    wrap,
-)
-from .types import PYTHON, SCALAR, TOKEN, ListType, TensorType, TupleType, type_of
+from .traced import Traced, TracedList, call, const, is_graph_value, wrap
+from .tracing import RegionBuilder, add_node, current, reenter, region, unrolled_iteration
 from .undefined import Deleted, LoopUndefined, Undefined, UndefinedReturn
 from .unify import describe_variable, join_tensor_types
 
@@ -101,9 +85,6 @@ class _Packed:
 
 
 def _pack(items: list[Any], target: TupleType) -> _Packed:
-    from .functions import Call
-    from .template import Hole
-
     nodes = tuple(_coerce(v, t).node for v, t in zip(items, target.items))
     the_call = Call(runtime.make_tuple, tuple(Hole(i) for i in range(len(nodes))), {})
     return _Packed(add_node(Op.CALL, nodes, the_call, target))
@@ -139,8 +120,6 @@ def _placeholder_of_type(t: Any) -> Any:
     if isinstance(t, TupleType):
         return _pack([_placeholder_of_type(i) for i in t.items], t)
     if isinstance(t, ListType):
-        from .functions import Call
-
         return TracedList(add_node(Op.CALL, (), Call(runtime.list_new, (), {}), t))
     return const(t.zero())
 
@@ -703,8 +682,6 @@ def while_stmt(test: Callable, body: Callable, names: Sequence[str], init: State
 def for_stmt(iterable: Any, extra_test: Callable | None, body: Callable,
              names: Sequence[str], init: State) -> tuple:
     """``for target in iterable: body(target)``; ``extra_test`` ends it early (break)."""
-    from .iteration import as_graph_sequence
-
     sequence = as_graph_sequence(iterable)
     if sequence is None:
         return _python_for(iterable, extra_test, body, names, init)

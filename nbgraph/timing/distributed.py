@@ -12,9 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..timing.agreement import Agreement, agreement
-from ..timing.measure import Timing, time_interleaved
-from .inputs import is_dask_array
+from ..distributed.inputs import is_dask_array
+from .agreement import Agreement, agreement
+from .measure import Timing, time_interleaved
 
 
 @dataclass

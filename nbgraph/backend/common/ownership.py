@@ -17,9 +17,9 @@ import warnings
 
 from ...errors.exceptions import NbgraphPerformanceWarning
 from ...graph import runtime
-from ...graph.aliases import VIEW_FUNCTIONS
 from ...graph.ir import Graph, Node, Op, Region
-from ...graph.traced import call_method
+from ...graph.numpy_facts import VIEW_FUNCTIONS
+from ...graph.runtime import call_method
 from ...graph.types import ListType, TensorType
 
 UPDATES = (runtime.setitem, runtime.list_append)
@@ -159,18 +159,18 @@ def _reason(node: Node, target: Node, fresh: set[Node], mine: set[Node]) -> str:
     return f"copies the whole {kind} on each {verb} ({why})"
 
 
-def report_copies(graph: Graph, ownership: Ownership) -> None:
-    """Warn once per graph about each copy inside a loop, at the user's line, and mark
-    the node for the graph view (``Graph.copies``).  A gradient's copies are only
-    marked: its forward loops keep each iteration's values for the backward pass, which
-    no change to the user's line would avoid."""
+def report_copies(graph: Graph, ownership: Ownership, marked: dict[Node, str]) -> None:
+    """Warn once per program about each copy inside a loop, at the user's line, and
+    mark the node in ``marked`` (the program's ``copies``, which the graph view shows).
+    A gradient's copies are only marked: its forward loops keep each iteration's values
+    for the backward pass, which no change to the user's line would avoid."""
     if not ownership.copies:
         return
     gradient = any(n.loc is not None and n.loc.gradient for n in graph.all_nodes())
     for node, why in ownership.copies.items():
-        if node in graph.copies:
+        if node in marked:
             continue
-        graph.copies[node] = why
+        marked[node] = why
         loc = node.loc
         if gradient:
             continue

@@ -6,10 +6,11 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors.exceptions import StagingError
-from .ir import Graph
-from .pytree import flatten, unflatten
-from .tracing import argument_containers, check_visible, is_graph_value, lift, top_region, wrap
-from .types import type_of
+from ..graph.ir import Graph
+from ..graph.pytree import flatten, unflatten
+from ..graph.types import type_of
+from .traced import is_graph_value, lift, wrap
+from .tracing import argument_containers, check_visible, top_region
 from .undefined import check_defined
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, NoReturn
 
 from ..errors.exceptions import UndefinedValueError
-from ..errors.origins import user_location
+from ..source.origins import user_location
 
 
 class Undefined:

@@ -19,10 +19,10 @@ from typing import Any
 
 import numpy as np
 
-from ..backend.interpret import RecordingInterpreter
-from ..errors.notes import summary
-from ..errors.sites import site_of
 from ..graph.ir import Graph, Node
+from .failures.notes import summary
+from .failures.sites import site_of
+from .interpret import RecordingInterpreter
 
 
 @dataclass(frozen=True)
@@ -86,4 +86,4 @@ def inspected(graph: Graph, leaves: Sequence[Any]) -> Graph:
         warnings.warn(f"nbgraph: graph '{graph.name}' raised {type(exc).__name__}{where}: "
                       f"{exc}; the graph shows the values computed before", stacklevel=3)
     values = {node: summarize(value, runs[node]) for node, value in last.items()}
-    return dataclasses.replace(graph, values=values, failed_node=failed or graph.failed_node)
+    return graph.annotated(values=values, failed_node=failed or graph.failed_node)

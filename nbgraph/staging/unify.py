@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors.exceptions import LoopTypeError
-from ..errors.origins import generated_names, user_location
-from .types import ARRAY, PYTHON, SCALAR, TensorType
+from ..graph.types import ARRAY, PYTHON, SCALAR, TensorType
+from ..source.origins import generated_names, user_location
 
 _FLAVOR_RANK = {PYTHON: 0, SCALAR: 1, ARRAY: 2}
 

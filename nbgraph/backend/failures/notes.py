@@ -10,9 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from ..graph.ir import Graph, Node
-from ..graph.printer import format_node, node_names
-from ..graph.types import TokenType
+from ...graph.ir import Graph, Node
+from ...graph.printer import format_node, node_names
+from ...graph.types import TokenType
 from .sites import FailureSite
 
 HIDDEN_FRAMES = ("(nbgraph hid its internal frames from this traceback; "

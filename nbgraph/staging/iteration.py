@@ -11,9 +11,9 @@ from typing import Any
 import numpy as np
 
 from ..errors.exceptions import StagingError
-from ..errors.origins import user_location
-from . import runtime
-from .tracing import Traced, TracedList, call, const, is_graph_value
+from ..graph import runtime
+from ..source.origins import user_location
+from .traced import Traced, TracedList, call, const, is_graph_value
 
 
 class GraphSequence:

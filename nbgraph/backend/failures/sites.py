@@ -2,7 +2,7 @@
 
 Backends that know the failing node tag the exception with a ``FailureSite`` as it
 propagates (the interpret backend always does; compiled backends do for their Python
-callbacks); ``errors.mapping`` turns the site into the user's traceback and notes.
+callbacks); ``failures.mapping`` turns the site into the user's traceback and notes.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..graph.ir import Node
+from ...graph.ir import Node
 
 _ATTRIBUTE = "__nbgraph_site__"
 

@@ -9,59 +9,16 @@ from each branch, so after the statement the array holds what eager code leaves 
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
-
 from ..errors.exceptions import StagingError
-from ..errors.origins import user_location
-from . import runtime
-from .ir import Node, Op
-from .traced import call_method
-from .tracing import RegionBuilder, Traced, current, is_staged, wrap
+from ..graph.ir import Node
+from ..source.origins import user_location
+from .traced import Traced, note_write, wrap
+from .tracing import RegionBuilder
 
 Writes = dict[Traced, Node]  # outer array handle -> its node before the statement
-
-
-# NumPy functions whose result may be a view of (or be) their first argument, other than
-# basic slicing (which graph mode follows: ``Traced.view``).
-VIEW_FUNCTIONS = frozenset({
-    np.transpose, np.reshape, np.ravel, np.squeeze, np.expand_dims, np.swapaxes,
-    np.moveaxis, np.broadcast_to, np.real, np.imag, np.asarray, np.asanyarray, np.diagonal,
-    np.flip, np.fliplr, np.flipud, np.rot90, np.atleast_1d, np.atleast_2d, np.atleast_3d,
-    np.ascontiguousarray, np.asfortranarray, np.require,
-})
-_FOLLOWED = {runtime.setitem, operator.getitem}
-
-
-def check_view_write(handle: Traced) -> None:
-    """Refuse a write into an array that may be a view of an argument made other than by
-    basic slicing (``x.T``, ``x.reshape(...)``): eagerly it changes the caller's array,
-    which graph mode cannot follow."""
-    if handle.view is not None:
-        return
-    node, maker = handle.node, None
-    while node.op is Op.CALL and node.inputs and (
-            node.arg.fn in VIEW_FUNCTIONS or node.arg.fn in _FOLLOWED or _method_view(node)):
-        if node.arg.fn not in _FOLLOWED and maker is None:
-            maker = node
-        node = node.inputs[0]
-    if maker is None or node.op is not Op.PARAM or current().owner_of(node) is None or \
-            current().owner_of(node).parent is not None:
-        return
-    made = f" (made at line {maker.loc.lineno})" if maker.loc else ""
-    raise StagingError(
-        f"this writes into an array that is a {maker.label()} view of an argument{made}; "
-        "eagerly the write would change the caller's array through the view, and graph "
-        "mode follows writes through basic slices only (x[1:], x[:, 0]). Write through the "
-        "argument or a slice of it, make the view a copy (.copy()), or call .eager(...) "
-        "to run the function as written", user_location())
-
-
-def _method_view(node: Node) -> bool:
-    return node.arg.fn is call_method and node.arg.args[1:2] in (("ravel",), ("diagonal",))
 
 
 def inherit_arguments(handles: Sequence[Any], values: Sequence[Any]) -> None:
@@ -70,16 +27,6 @@ def inherit_arguments(handles: Sequence[Any], values: Sequence[Any]) -> None:
     for handle, value in zip(handles, values):
         if isinstance(handle, Traced) and isinstance(value, Traced) and value.argument:
             handle.argument = True
-
-
-def note_write(handle: Traced) -> None:
-    """Record, before an in-place update, that it writes an array from outside the
-    staged region being traced."""
-    if not is_staged():
-        return
-    builder = current()
-    if builder.owner_of(handle.node) is not builder:
-        builder.__dict__.setdefault("outer_writes", {}).setdefault(handle, handle.node)
 
 
 def take_writes(builder: RegionBuilder, own: Sequence[Any], outputs: list[Any]) -> Writes:

@@ -1,12 +1,72 @@
-"""How a Comparison reads: a plain-text table (terminals, nbconvert) and an HTML table
-with a bar chart beside it (Jupyter)."""
+"""The result of timing eager against graph mode, and how it reads: a plain-text table
+(terminals, nbconvert) and an HTML table with a bar chart beside it (Jupyter)."""
 
 from __future__ import annotations
 
 import html
+import json
+from dataclasses import dataclass, field
+from typing import Any
 
-from .compare import Comparison
+from .agreement import Agreement
+from .distributed import DistributedTiming
 from .measure import Timing
+
+
+@dataclass
+class Comparison:
+    """Eager vs graph timings of one call, with the check that the results agree."""
+
+    label: str
+    backend: str
+    eager: Timing
+    graph: Timing
+    first_call: dict[str, float]  # convert, trace, compile, first_run (seconds)
+    agreement: Agreement
+    warnings: list[str] = field(default_factory=list)
+    distributed: DistributedTiming | None = None  # the call on Dask arguments, if any
+
+    @property
+    def first_call_total(self) -> float:
+        return sum(self.first_call.values())
+
+    @property
+    def speedup(self) -> float | None:
+        """Eager median / graph median; None when the results disagree."""
+        if not self.agreement.agree:
+            return None
+        return self.eager.median / self.graph.median
+
+    @property
+    def break_even_calls(self) -> int | None:
+        """Calls after which graph mode, its first call included, has saved time; None
+        when it never does (not faster, or the results disagree)."""
+        saved = self.eager.median - self.graph.median
+        if self.speedup is None or saved <= 0:
+            return None
+        return max(1, int(-(-(self.first_call_total - self.graph.median) // saved)))
+
+    def as_dict(self) -> dict:
+        """The raw numbers (seconds), as ``to_json`` writes them."""
+        return {"call": self.label, "backend": self.backend,
+                "eager": self.eager.as_dict(), "graph": self.graph.as_dict(),
+                "graph_first_call_s": {**self.first_call, "total": self.first_call_total},
+                "speedup": self.speedup, "break_even_calls": self.break_even_calls,
+                "agreement": self.agreement.as_dict(), "warnings": self.warnings,
+                "distributed": self.distributed.as_dict() if self.distributed else None}
+
+    def to_json(self, **kwargs: Any) -> str:
+        return json.dumps(self.as_dict(), **kwargs)
+
+    def __str__(self) -> str:
+        return text_report(self)
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(str(self))
+
+    def _repr_html_(self) -> str:
+        return html_report(self)
+
 
 _STAGES = (("convert", "convert"), ("trace", "trace"), ("compile", "compile"),
            ("first_run", "first run"))

@@ -1,0 +1,179 @@
+"""Specializations of a graph function: one per signature of its arguments.
+
+A call's arguments are bound to the function's signature and split into dynamic values
+(graph parameters) and static ones (``static_argnames``).  The dynamic values' types and
+the static values make the *signature key*; each key has one ``Specialization``: the
+traced, optimised graph and the backend's program for it.  ``api.GraphFunction`` keeps
+them by key; gradients, Dask and pickling use them through this module's names.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from .backend import Program
+from .backend.failures.mapping import mark_run
+from .backend.failures.sites import site_of
+from .convert.calls import Binding
+from .graph.ir import Graph, Node
+from .graph.pytree import LEAF, flatten, tree_key, unflatten
+from .graph.runtime import ConsList
+from .graph.types import ListType, is_device_array, type_of
+from .writeback import ArgumentWrites
+
+
+class Bound(NamedTuple):
+    """A call's arguments bound to a graph function's signature."""
+
+    args: tuple  # dynamic values by position
+    kwargs: dict  # dynamic values by name
+    statics: tuple  # (name, value) of each static argument
+
+
+class Specialization:
+    """One traced, optimised and compiled signature of a graph function."""
+
+    def __init__(self, graph: Graph, program: Program, locates: bool,
+                 helpers: list[Binding], names: Sequence[str] = ()) -> None:
+        self.graph = graph
+        self.helpers = helpers  # a helper redefined since (a notebook cell run again)
+        self.program = program
+        self.run = program.run
+        self.locates = locates  # the backend tags its errors with the failing node
+        # Arguments the function writes into get their final values after the run.
+        self.writes = ArgumentWrites(graph, names) if graph.writes else None
+        results = graph.body.results[:-1]  # the last result is the effect token
+        self.fix_lists = [i for i, r in enumerate(results) if isinstance(r.type, ListType)]
+        self.leaf = graph.out_tree is LEAF and not self.fix_lists  # one plain result
+        self.single = self.leaf and self.writes is None
+        self.failed_node: Node | None = None  # where the last failing call raised
+        self._shown: tuple[tuple, Graph] | None = None  # annotations -> annotated_graph()
+
+    def failed(self, node: Node | None) -> None:
+        """Note the node the last failing call raised in (known after mapping)."""
+        self.failed_node = node
+
+    def annotated_graph(self) -> Graph:
+        """The graph with what is known beside it: the nodes the program runs in
+        Python, its copies inside loops, and the last failure (one copy while these
+        stay the same)."""
+        notes = (self.failed_node, tuple(self.program.python_nodes.items()),
+                 tuple(self.program.copies.items()))
+        if self._shown is None or self._shown[0] != notes:
+            shown = self.graph.annotated(failed_node=notes[0], python_nodes=dict(notes[1]),
+                                         copies=dict(notes[2]))
+            self._shown = (notes, shown)
+        return self._shown[1]
+
+    def out_of_date(self) -> bool:
+        """Whether a function the graph called has been redefined: trace again."""
+        return any(b.changed() for b in self.helpers)
+
+    def __call__(self, leaves: Sequence[Any]) -> Any:
+        if self.writes is not None:
+            self.writes.check(leaves)
+        try:
+            outputs = self.run(leaves)
+        except Exception as exc:
+            mark_run(exc, self.graph, leaves, self.locates, self.failed)
+            raise
+        except KeyboardInterrupt as exc:  # at a graph loop's line, when a backend knows it
+            if site_of(exc) is not None:
+                mark_run(exc, self.graph, leaves, True, self.failed)
+            raise
+        if self.single:
+            return outputs[0]
+        if self.writes is not None:
+            outputs = self.writes.finish(leaves, outputs)
+            if self.leaf:
+                return outputs[0]
+        outputs = list(outputs)
+        for i in self.fix_lists:
+            outputs[i] = outputs[i].to_list() if isinstance(outputs[i], ConsList) else outputs[i]
+        return unflatten(self.graph.out_tree, outputs)
+
+
+# Trace-cache keys: an array's (dtype, ndim); a scalar's (dtype, flavor), fixed per type,
+# so the per-call key is a dict lookup (this runs on every call).
+SCALAR_KEYS: dict[type, Any] = {}
+for _type in (bool, int, float, complex, *set(np.sctypeDict.values())):
+    if _type in (bool, int, float, complex) or issubclass(_type, np.number | np.bool_):
+        _t = type_of(_type(0))
+        SCALAR_KEYS[_type] = (_t.dtype, _t.flavor)
+
+
+def leaf_key(value: Any) -> Any:
+    """An argument leaf's part of the key: (dtype, ndim) or a scalar type's key."""
+    key = SCALAR_KEYS.get(type(value))
+    if key is None and (type(value) is np.ndarray or is_device_array(value)):
+        return (np.dtype(value.dtype), len(value.shape))
+    return key
+
+
+def signature_key(bound: Bound) -> Any:
+    """The trace-cache key of a bound call: its leaves' types and the static values."""
+    keys = [leaf_key(a) for a in bound.args]
+    if None in keys or bound.kwargs:
+        leaves, tree = flatten((bound.args, bound.kwargs))
+        return (tree_key(tree), tuple(leaf_key(leaf) for leaf in leaves), bound.statics)
+    return (tuple(keys), bound.statics)
+
+
+def describe_key(key: Any) -> str:
+    """A signature key as argument types: ``(float64 2-d, float64 0-d)``."""
+    try:
+        leaves = key[0] if len(key) == 2 else key[1]
+        return "(" + ", ".join(f"{dtype} {kind}-d" if isinstance(kind, int) else
+                               f"{dtype} {kind}" for dtype, kind in leaves) + ")"
+    except (TypeError, ValueError):
+        return repr(key)
+
+
+def split_dynamic(signature: inspect.Signature, arguments: dict) -> tuple[tuple, dict]:
+    """Bound arguments (statics taken out) as positional values while they can be, then
+    values by parameter name (``*args`` as a tuple under its name) and ``**kwargs``'s."""
+    args: list = []
+    kwargs: dict = {}
+    positional = True
+    for p in signature.parameters.values():
+        if p.name not in arguments:  # a static argument: what follows goes by name
+            positional = False
+        elif positional and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            args.append(arguments[p.name])
+        elif positional and p.kind is p.VAR_POSITIONAL:
+            args.extend(arguments[p.name])
+        elif p.kind is p.VAR_KEYWORD:
+            kwargs.update(arguments[p.name])
+        else:
+            kwargs[p.name] = arguments[p.name]
+    return tuple(args), kwargs
+
+
+def rebind(signature: inspect.Signature, args: tuple, kwargs: dict, statics: dict
+            ) -> inspect.BoundArguments:
+    """The call's arguments again, from the dynamic ones (see ``split_dynamic``) and
+    the static values."""
+    positional, named, arguments = list(args), dict(kwargs), {}
+    for p in signature.parameters.values():
+        if p.name in statics:
+            arguments[p.name] = statics[p.name]
+        elif p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            if positional:
+                arguments[p.name] = positional.pop(0)
+            elif p.name in named:
+                arguments[p.name] = named.pop(p.name)
+        elif p.kind is p.VAR_POSITIONAL:
+            if p.name in named:
+                arguments[p.name] = tuple(named.pop(p.name))
+            else:
+                arguments[p.name], positional = tuple(positional), []
+        elif p.kind is p.KEYWORD_ONLY:
+            if p.name in named:
+                arguments[p.name] = named.pop(p.name)
+        else:
+            arguments[p.name] = named
+    return inspect.BoundArguments(signature, arguments)
