@@ -34,6 +34,7 @@ $(STAMP): pyproject.toml labextension/package.json
 
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -q
 
@@ -43,6 +44,7 @@ fuzz: $(STAMP)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
 
 # JupyterLab refuses to run as root without --allow-root (containers often run as root).

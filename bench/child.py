@@ -66,8 +66,7 @@ def main() -> None:
     t0 = time.perf_counter()
     args = spec.make_inputs()
     inputs_s = time.perf_counter() - t0
-    result: dict = {"mode": mode, "row": name, "error": None, "warnings": [],
-                    "inputs_s": inputs_s}
+    result: dict = {"mode": mode, "row": name, "error": None, "warnings": [], "inputs_s": inputs_s}
     # Imports and the library's start-up happen before the clock starts. The njit and
     # jax measurements do not import nbgraph at all.
     if mode == "graph":
@@ -90,8 +89,9 @@ def main() -> None:
                 import numpy as np
 
                 jitted = module.make_jax()
-                call_args = tuple(jax.device_put(a) if isinstance(a, np.ndarray) else a
-                                  for a in args)
+                call_args = tuple(
+                    jax.device_put(a) if isinstance(a, np.ndarray) else a for a in args
+                )
 
                 def fn(*a):
                     return jax.block_until_ready(jitted(*a))
@@ -109,8 +109,9 @@ def main() -> None:
             result["first_call_with_start_up_s"] = done_at - spawned_at - inputs_s
             follow = []
             spent = 0.0
-            while len(follow) < 3 and spent + (follow[-1] if follow else first) < \
-                    FOLLOW_UP_BUDGET_S:
+            while (
+                len(follow) < 3 and spent + (follow[-1] if follow else first) < FOLLOW_UP_BUDGET_S
+            ):
                 t0 = time.perf_counter()
                 fn(*call_args)
                 follow.append(time.perf_counter() - t0)

@@ -94,8 +94,11 @@ def run_row(name: str, fn: Callable, args: list[np.ndarray]) -> dict[str, Any]:
     }
     mismatches = {k: v for k, v in mismatches.items() if v is not None}
     for variant, message in mismatches.items():
-        print(f"!! {name}: {variant} DIFFERS FROM EAGER, not timed: {message}",
-              file=sys.stderr, flush=True)
+        print(
+            f"!! {name}: {variant} DIFFERS FROM EAGER, not timed: {message}",
+            file=sys.stderr,
+            flush=True,
+        )
 
     def on_device() -> None:
         gpu(*device_args)
@@ -140,8 +143,11 @@ def main() -> None:
     try:
         from numba import cuda
 
-        available = cuda.is_available() and not cuda.simulator_available if hasattr(
-            cuda, "simulator_available") else cuda.is_available()
+        available = (
+            cuda.is_available() and not cuda.simulator_available
+            if hasattr(cuda, "simulator_available")
+            else cuda.is_available()
+        )
     except ImportError:
         available = False
     from numba import config
@@ -155,12 +161,21 @@ def main() -> None:
     for row in rows:
         if row["name"].startswith(("fused", "matmul")):
             met = (row["cpu_vs_gpu_kernels"] or 0.0) >= TARGET
-            print(f"target ({row['name']}): cuda kernels >= {TARGET:.0f}x faster than the "
-                  f"cpu backend: {'met' if met else 'NOT met'}")
+            print(
+                f"target ({row['name']}): cuda kernels >= {TARGET:.0f}x faster than the "
+                f"cpu backend: {'met' if met else 'NOT met'}"
+            )
     machine = machine_info()
-    data = {"date": machine["date"], "gpu": gpu_name, "numpy": np.__version__,
-            "git_commit": machine["git_commit"], "git_dirty": machine["git_dirty"],
-            "machine": machine, "rounds": ROUNDS, "rows": rows}
+    data = {
+        "date": machine["date"],
+        "gpu": gpu_name,
+        "numpy": np.__version__,
+        "git_commit": machine["git_commit"],
+        "git_dirty": machine["git_dirty"],
+        "machine": machine,
+        "rounds": ROUNDS,
+        "rows": rows,
+    }
     print(f"CPU: {machine['processor']}")
     print(render_gpu(data))
     options.out.write_text(json.dumps(data, indent=1, default=str))

@@ -40,9 +40,11 @@ ONE_THREAD: dict[str, str] = {
 }
 THREAD_MODES = ("pinned", "default")
 THREAD_RULES = {
-    "pinned": "every variant on 1 thread (" + ", ".join(
-        f"{k}={v}" if k != "XLA_FLAGS" else f"XLA_FLAGS='{v}'" for k, v in ONE_THREAD.items())
-        + ")",
+    "pinned": "every variant on 1 thread ("
+    + ", ".join(
+        f"{k}={v}" if k != "XLA_FLAGS" else f"XLA_FLAGS='{v}'" for k, v in ONE_THREAD.items()
+    )
+    + ")",
     "default": "each library at its own default thread count (the variables above unset)",
 }
 
@@ -83,9 +85,13 @@ def threads_in_effect() -> dict[str, Any]:
 
 # ----------------------------------------------------------------------- result check
 
-RTOL = {np.dtype(np.float64): 1e-9, np.dtype(np.complex128): 1e-9,
-        np.dtype(np.float32): 2e-5, np.dtype(np.complex64): 2e-5,
-        np.dtype(np.float16): 2e-3}
+RTOL = {
+    np.dtype(np.float64): 1e-9,
+    np.dtype(np.complex128): 1e-9,
+    np.dtype(np.float32): 2e-5,
+    np.dtype(np.complex64): 2e-5,
+    np.dtype(np.float16): 2e-3,
+}
 
 
 def mismatch(reference: Any, value: Any, rtol: float | None = None) -> str | None:
@@ -98,9 +104,11 @@ def mismatch(reference: Any, value: Any, rtol: float | None = None) -> str | Non
     """
     if isinstance(reference, (tuple, list)):
         if not isinstance(value, (tuple, list)) or len(value) != len(reference):
-            return (f"expected a {type(reference).__name__} of {len(reference)}, got "
-                    f"{type(value).__name__}"
-                    + (f" of {len(value)}" if isinstance(value, (tuple, list)) else ""))
+            return (
+                f"expected a {type(reference).__name__} of {len(reference)}, got "
+                f"{type(value).__name__}"
+                + (f" of {len(value)}" if isinstance(value, (tuple, list)) else "")
+            )
         for i, (r, v) in enumerate(zip(reference, value)):
             found = mismatch(r, v, rtol)
             if found is not None:
@@ -124,11 +132,12 @@ def mismatch(reference: Any, value: Any, rtol: float | None = None) -> str | Non
     if bool(np.all(close)):
         return None
     with np.errstate(invalid="ignore"):
-        err = np.abs(got.astype(np.complex128 if ref.dtype.kind == "c" else np.float64)
-                     - ref)
+        err = np.abs(got.astype(np.complex128 if ref.dtype.kind == "c" else np.float64) - ref)
     worst = float(np.nanmax(np.where(close, 0.0, err))) if err.size else 0.0
-    return (f"{int(np.count_nonzero(~close))} of {ref.size} values differ beyond rtol "
-            f"{tol:g}; largest difference {worst:.3g} (reference magnitude {scale:.3g})")
+    return (
+        f"{int(np.count_nonzero(~close))} of {ref.size} values differ beyond rtol "
+        f"{tol:g}; largest difference {worst:.3g} (reference magnitude {scale:.3g})"
+    )
 
 
 # ----------------------------------------------------------------------- timing
@@ -157,9 +166,15 @@ def calls_per_sample(fn: Callable[..., Any], args: tuple) -> tuple[int, float]:
 
 def summary(times: list[float], inner: int) -> dict[str, Any]:
     q25, q75 = np.percentile(times, [25, 75])
-    return {"median_s": statistics.median(times), "iqr_s": float(q75 - q25),
-            "min_s": min(times), "max_s": max(times), "samples": len(times),
-            "calls_per_sample": inner, "times_s": list(times)}
+    return {
+        "median_s": statistics.median(times),
+        "iqr_s": float(q75 - q25),
+        "min_s": min(times),
+        "max_s": max(times),
+        "samples": len(times),
+        "calls_per_sample": inner,
+        "times_s": list(times),
+    }
 
 
 def paired_ratio(stats: dict[str, dict[str, Any]], a: str, b: str) -> float | None:
@@ -171,8 +186,9 @@ def paired_ratio(stats: dict[str, dict[str, Any]], a: str, b: str) -> float | No
     return statistics.median(pairs) if pairs else None
 
 
-def interleaved_rounds(callables: dict[str, tuple[Callable, tuple]], inner: dict[str, int],
-                       rounds: int) -> dict[str, dict[str, Any]]:
+def interleaved_rounds(
+    callables: dict[str, tuple[Callable, tuple]], inner: dict[str, int], rounds: int
+) -> dict[str, dict[str, Any]]:
     """Round-robin timing: every round takes one sample of every variant, so a drift in
     the machine's speed hits all of them alike."""
     times: dict[str, list[float]] = {v: [] for v in callables}
@@ -230,8 +246,9 @@ class CpuMeter:
 
 def _git(*args: str) -> str | None:
     try:
-        proc = subprocess.run(["git", *args], cwd=BENCH_DIR.parent, text=True,
-                              capture_output=True, timeout=10)
+        proc = subprocess.run(
+            ["git", *args], cwd=BENCH_DIR.parent, text=True, capture_output=True, timeout=10
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     return proc.stdout.rstrip() if proc.returncode == 0 else None
@@ -271,12 +288,13 @@ def machine_info() -> dict[str, Any]:
     nbgraph_status = _git("status", "--porcelain", "--", "nbgraph")
     info["git_commit"] = _git("rev-parse", "HEAD")
     info["git_dirty"] = None if status is None else bool(status)
-    info["nbgraph_uncommitted_changes"] = None if nbgraph_status is None else bool(
-        nbgraph_status)
+    info["nbgraph_uncommitted_changes"] = None if nbgraph_status is None else bool(nbgraph_status)
     # The measured code is the commit plus these files as they were in the working tree.
     info["nbgraph_uncommitted_files"] = [line[3:] for line in (nbgraph_status or "").splitlines()]
-    info["environment"] = {name: os.environ.get(name) for name in (
-        "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "NUMBA_CACHE_DIR", *ONE_THREAD)}
+    info["environment"] = {
+        name: os.environ.get(name)
+        for name in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "NUMBA_CACHE_DIR", *ONE_THREAD)
+    }
     return info
 
 
@@ -313,8 +331,11 @@ def table(headers: list[str], rows: list[list[str]]) -> str:
 
 def format_titled(t: dict[str, Any]) -> str:
     """A table with its title, rules (bullets above it) and notes (lines below it)."""
-    lines = [t["title"], *(f"  * {rule}" for rule in t.get("rules", ())),
-             table(t["headers"], t["rows"])]
+    lines = [
+        t["title"],
+        *(f"  * {rule}" for rule in t.get("rules", ())),
+        table(t["headers"], t["rows"]),
+    ]
     lines += [f"  {n}" for n in t.get("notes", ())]
     return "\n".join(lines)
 
@@ -350,9 +371,12 @@ class Progress:
         partial.replace(self.path)
 
 
-def run_resumable(command: Callable[[list[str], Path], list[str]], names: list[str],
-                  env: dict[str, str], timeout_s: float
-                  ) -> tuple[dict[str, Any], dict[str, str], dict[str, Any]]:
+def run_resumable(
+    command: Callable[[list[str], Path], list[str]],
+    names: list[str],
+    env: dict[str, str],
+    timeout_s: float,
+) -> tuple[dict[str, Any], dict[str, str], dict[str, Any]]:
     """Runs ``command(remaining, progress_path)`` until every name is measured: a child
     that dies is started again on the names after the one it died on.  Returns (results
     by name, why each crashed name has no result, the last child's extra values)."""
@@ -365,8 +389,9 @@ def run_resumable(command: Callable[[list[str], Path], list[str]], names: list[s
         while remaining:
             path.unlink(missing_ok=True)
             tail: list[str] = []
-            proc = subprocess.Popen(command(remaining, path), env=env, cwd=BENCH_DIR,
-                                    stderr=subprocess.PIPE, text=True)
+            proc = subprocess.Popen(
+                command(remaining, path), env=env, cwd=BENCH_DIR, stderr=subprocess.PIPE, text=True
+            )
             killed = threading.Event()
 
             def kill(proc: subprocess.Popen = proc, killed: threading.Event = killed) -> None:
@@ -385,8 +410,11 @@ def run_resumable(command: Callable[[list[str], Path], list[str]], names: list[s
                 watchdog.cancel()
             if killed.is_set():
                 tail.append(f"killed after {timeout_s:.0f} s")
-            state = json.loads(path.read_text()) if path.exists() else {
-                "done": {}, "current": None, "extra": {}}
+            state = (
+                json.loads(path.read_text())
+                if path.exists()
+                else {"done": {}, "current": None, "extra": {}}
+            )
             done.update(state["done"])
             extra = state["extra"] or extra
             remaining = [n for n in remaining if n not in state["done"]]
@@ -394,9 +422,13 @@ def run_resumable(command: Callable[[list[str], Path], list[str]], names: list[s
                 break
             current = state["current"] or remaining[0]
             last = next((t for t in reversed(tail) if t), "")
-            crashed[current] = (f"the measuring process died (exit status {returncode}) "
-                                f"on this item: {last}")[:500]
-            print(f"!! {current}: {crashed[current]}; going on with the rest",
-                  file=sys.stderr, flush=True)
+            crashed[current] = (
+                f"the measuring process died (exit status {returncode}) on this item: {last}"
+            )[:500]
+            print(
+                f"!! {current}: {crashed[current]}; going on with the rest",
+                file=sys.stderr,
+                flush=True,
+            )
             remaining.remove(current)
     return done, crashed, extra

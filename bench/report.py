@@ -61,33 +61,53 @@ def graph_tables(t: dict[str, Any]) -> tuple[list[str], list[str]]:
     steady += [[name, "CRASHED", *([""] * (len(VARIANTS) + 3))] for name in crashed]
     for name, r in graph_rows.items():
         speed = r["targets"][0]
-        steady.append([name, *(_cell(r, v) for v in VARIANTS),
-                       fmt_ratio(r["ratios"]["graph_vs_njit"]),
-                       fmt_ratio(r["ratios"]["eager_vs_graph"]),
-                       fmt_ratio(r["ratios"]["graph_vs_jax"]),
-                       f"{mark(speed)}  {speed['target']}"])
+        steady.append(
+            [
+                name,
+                *(_cell(r, v) for v in VARIANTS),
+                fmt_ratio(r["ratios"]["graph_vs_njit"]),
+                fmt_ratio(r["ratios"]["eager_vs_graph"]),
+                fmt_ratio(r["ratios"]["graph_vs_jax"]),
+                f"{mark(speed)}  {speed['target']}",
+            ]
+        )
         for label, s in r.get("other_baselines", {}).items():
-            others.append([name, label, "ERROR" if "error" in s else fmt_time(s["median_s"]),
-                           "-" if "error" in s else fmt_ratio(s["graph_vs_this"])])
+            others.append(
+                [
+                    name,
+                    label,
+                    "ERROR" if "error" in s else fmt_time(s["median_s"]),
+                    "-" if "error" in s else fmt_ratio(s["graph_vs_this"]),
+                ]
+            )
             if "error" in s:
                 notes.append(f"{name} [{label}]: {s['error']}")
         fc, cl = r.get("first_call"), r.get("cached_load")
         if fc:
             jax = fc.get("jax", {})
-            first.append([
-                name, fmt_time(fc["graph"]["first_call_s"]), fmt_time(fc["njit"]["first_call_s"]),
-                fmt_time(jax.get("first_call_s")),
-                fmt_time(fc["graph"]["one_off_s"]), fmt_time(fc["njit"]["one_off_s"]),
-                fmt_ratio(r["ratios"].get("first_call_graph_vs_njit")), mark(r["targets"][1]),
-                fmt_time(cl["load_s"]) + (" (recompiled)" if cl["recompiled"] else ""),
-                mark(r["targets"][2]),
-            ])
-            start_up.append([
-                name, fmt_time(fc["graph"].get("first_call_with_start_up_s")),
-                fmt_time(cl.get("first_call_with_start_up_s")),
-                fmt_time(fc["njit"].get("first_call_with_start_up_s")),
-                fmt_time(jax.get("first_call_with_start_up_s")),
-            ])
+            first.append(
+                [
+                    name,
+                    fmt_time(fc["graph"]["first_call_s"]),
+                    fmt_time(fc["njit"]["first_call_s"]),
+                    fmt_time(jax.get("first_call_s")),
+                    fmt_time(fc["graph"]["one_off_s"]),
+                    fmt_time(fc["njit"]["one_off_s"]),
+                    fmt_ratio(r["ratios"].get("first_call_graph_vs_njit")),
+                    mark(r["targets"][1]),
+                    fmt_time(cl["load_s"]) + (" (recompiled)" if cl["recompiled"] else ""),
+                    mark(r["targets"][2]),
+                ]
+            )
+            start_up.append(
+                [
+                    name,
+                    fmt_time(fc["graph"].get("first_call_with_start_up_s")),
+                    fmt_time(cl.get("first_call_with_start_up_s")),
+                    fmt_time(fc["njit"].get("first_call_with_start_up_s")),
+                    fmt_time(jax.get("first_call_with_start_up_s")),
+                ]
+            )
         for key, message in r["errors"].items():
             notes.append(f"{name} [{key}]: {message}")
         for key, messages in r["warnings"].items():
@@ -96,22 +116,39 @@ def graph_tables(t: dict[str, Any]) -> tuple[list[str], list[str]]:
             notes.append(f"{name} [cached load]: {cl['error']}")
     lines = [
         "Steady state, median time per call (interleaved rounds)",
-        table(["workload", *VARIANTS, "graph/njit", "eager/graph", "graph/jax", "target"],
-              steady),
+        table(["workload", *VARIANTS, "graph/njit", "eager/graph", "graph/jax", "target"], steady),
     ]
     if any(r["warnings"].get("graph") for r in graph_rows.values()):
         lines.append("  * the graph variant emitted warnings (see the notes)")
     if others:
-        lines += ["", "Other baselines (other allocation, math-library or algorithm "
-                      "choices), timed in the same rounds",
-                  table(["workload", "baseline", "time", "graph/this"], others)]
+        lines += [
+            "",
+            "Other baselines (other allocation, math-library or algorithm "
+            "choices), timed in the same rounds",
+            table(["workload", "baseline", "time", "graph/this"], others),
+        ]
     if first:
         lines += [
-            "", "First call in a fresh process (imports and Numba/JAX start-up excluded)",
-            table(["workload", "graph 1st", "njit 1st", "jax 1st", "graph compile",
-                   "njit compile", "ratio", "<=1.5x", "cached load", "<50ms"], first),
-            "", "First call in a fresh process, process start-up included (interpreter, "
-                "imports, Numba/JAX start-up; input creation excluded)",
+            "",
+            "First call in a fresh process (imports and Numba/JAX start-up excluded)",
+            table(
+                [
+                    "workload",
+                    "graph 1st",
+                    "njit 1st",
+                    "jax 1st",
+                    "graph compile",
+                    "njit compile",
+                    "ratio",
+                    "<=1.5x",
+                    "cached load",
+                    "<50ms",
+                ],
+                first,
+            ),
+            "",
+            "First call in a fresh process, process start-up included (interpreter, "
+            "imports, Numba/JAX start-up; input creation excluded)",
             table(["workload", "graph 1st", "graph cached", "njit 1st", "jax 1st"], start_up),
         ]
     return lines, notes
@@ -127,8 +164,10 @@ def render_mode(mode: str, t: dict[str, Any]) -> list[str]:
             lines += ["", format_titled(r["table"])]
     background = t.get("background_cpu_cores")
     if background is not None and background > 0.1:
-        notes.append(f"other processes kept {background:.2f} cores busy on average during "
-                     "this table; timings are noisier than on an idle machine")
+        notes.append(
+            f"other processes kept {background:.2f} cores busy on average during "
+            "this table; timings are noisier than on an idle machine"
+        )
     if notes:
         lines += ["", "Errors and notes", *(f"  {n}" for n in notes)]
     return lines
@@ -140,15 +179,21 @@ def summary_lines(results: dict[str, Any]) -> list[str]:
     for mode, t in results["tables"].items():
         rows = t["workloads"]
         said = []
-        loops = [rows[n]["ratios"]["graph_vs_njit"] for n in LOOP_ROWS
-                 if rows.get(n, {}).get("ratios", {}).get("graph_vs_njit") is not None]
+        loops = [
+            rows[n]["ratios"]["graph_vs_njit"]
+            for n in LOOP_ROWS
+            if rows.get(n, {}).get("ratios", {}).get("graph_vs_njit") is not None
+        ]
         if loops:
             said.append(f"loop rows graph/njit {min(loops):.2f}-{max(loops):.2f}x")
-        targets = [v for r in rows.values() for v in r.get("targets", ())
-                   if v["passed"] is not None]
+        targets = [
+            v for r in rows.values() for v in r.get("targets", ()) if v["passed"] is not None
+        ]
         if targets:
-            said.append(f"{sum(v['passed'] for v in targets)} of {len(targets)} targets of "
-                        "the workload rows met")
+            said.append(
+                f"{sum(v['passed'] for v in targets)} of {len(targets)} targets of "
+                "the workload rows met"
+            )
         vec = rows.get("vectorized", {})
         if "kernels" in vec:
             ratios = [r["ratios"]["eager_vs_graph"] for r in vec["kernels"].values()]
@@ -160,7 +205,8 @@ def summary_lines(results: dict[str, Any]) -> list[str]:
                 f"{fmt_ratio(vec['geomean']['eager_vs_graph'])}, jax/graph "
                 f"{fmt_ratio(vec['geomean']['jax_vs_graph'])}, njit/graph "
                 f"{fmt_ratio(vec['geomean']['njit_vs_graph'])}"
-                + (f"; {wrong} kernels wrong or crashed" if wrong else ""))
+                + (f"; {wrong} kernels wrong or crashed" if wrong else "")
+            )
         if said:
             lines.append(f"  {mode} threads: " + "; ".join(said))
     return lines
@@ -168,31 +214,57 @@ def summary_lines(results: dict[str, Any]) -> list[str]:
 
 def render(results: dict[str, Any]) -> str:
     """Everything ``bench/run.py`` measured, as plain-text tables."""
-    lines = [*machine_lines(results), "", "Summary:", *summary_lines(results), "",
-             "Rules for every table:",
-             *(f"  * {rule}" for rule in results.get("fairness", ()))]
+    lines = [
+        *machine_lines(results),
+        "",
+        "Summary:",
+        *summary_lines(results),
+        "",
+        "Rules for every table:",
+        *(f"  * {rule}" for rule in results.get("fairness", ())),
+    ]
     for mode, t in results["tables"].items():
         lines += ["", *render_mode(mode, t)]
     return "\n".join(lines)
 
 
 def render_gpu(gpu: dict[str, Any]) -> str:
-    header = ["workload", "eager", "cpu backend", "cuda kernels", "cuda numpy io", "copy in",
-              "copy out", "cpu/cuda", "eager/cuda", "agree"]
+    header = [
+        "workload",
+        "eager",
+        "cpu backend",
+        "cuda kernels",
+        "cuda numpy io",
+        "copy in",
+        "copy out",
+        "cpu/cuda",
+        "eager/cuda",
+        "agree",
+    ]
     rows = []
     for row in gpu["rows"]:
         m = row["median_s"]
-        rows.append([row["name"], *(fmt_time(m.get(k)) for k in (
-            "eager", "cpu", "gpu_kernels", "gpu_numpy_io", "copy_in", "copy_out")),
-            fmt_ratio(row.get("cpu_vs_gpu_kernels")), fmt_ratio(row.get("eager_vs_gpu_kernels")),
-            "yes" if row.get("results_agree") else f"NO: {row.get('mismatch')}"])
+        rows.append(
+            [
+                row["name"],
+                *(
+                    fmt_time(m.get(k))
+                    for k in ("eager", "cpu", "gpu_kernels", "gpu_numpy_io", "copy_in", "copy_out")
+                ),
+                fmt_ratio(row.get("cpu_vs_gpu_kernels")),
+                fmt_ratio(row.get("eager_vs_gpu_kernels")),
+                "yes" if row.get("results_agree") else f"NO: {row.get('mismatch')}",
+            ]
+        )
     title = f"GPU: {gpu.get('gpu')}  {gpu.get('date')}"
     lines = []
     if gpu.get("git_commit"):
         title += f"  commit {gpu['git_commit'][:12]}"
     else:
-        lines.append("  measured by an earlier bench/gpu.py: one call per sample, results "
-                     "compared only after timing, no commit recorded")
+        lines.append(
+            "  measured by an earlier bench/gpu.py: one call per sample, results "
+            "compared only after timing, no commit recorded"
+        )
     return "\n".join([title, table(header, rows), *lines])
 
 
@@ -207,8 +279,14 @@ def readme_block(results: dict[str, Any], gpu: dict[str, Any] | None) -> str:
         "```",
     ]
     if gpu is not None:
-        parts += ["", "On a GPU (`bench/gpu.py`, `bench/results_gpu.json`):", "", "```",
-                  render_gpu(gpu), "```"]
+        parts += [
+            "",
+            "On a GPU (`bench/gpu.py`, `bench/results_gpu.json`):",
+            "",
+            "```",
+            render_gpu(gpu),
+            "```",
+        ]
     parts.append(END)
     return "\n".join(parts)
 
@@ -217,7 +295,7 @@ def rewrite(readme: str, block: str) -> str:
     start, end = readme.find(BEGIN), readme.find(END)
     if start < 0 or end < start:
         raise SystemExit(f"README has no {BEGIN} ... {END} markers to write between")
-    return readme[:start] + block + readme[end + len(END):]
+    return readme[:start] + block + readme[end + len(END) :]
 
 
 def main() -> None:
@@ -225,8 +303,9 @@ def main() -> None:
     parser.add_argument("--results", type=Path, default=BENCH_DIR / "results.json")
     parser.add_argument("--gpu", type=Path, default=BENCH_DIR / "results_gpu.json")
     parser.add_argument("--readme", type=Path, default=BENCH_DIR.parent / "README.md")
-    parser.add_argument("--check", action="store_true",
-                        help="only say whether the README matches the results")
+    parser.add_argument(
+        "--check", action="store_true", help="only say whether the README matches the results"
+    )
     options = parser.parse_args()
     results = json.loads(options.results.read_text())
     gpu = json.loads(options.gpu.read_text()) if options.gpu.exists() else None

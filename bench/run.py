@@ -69,10 +69,8 @@ FAIRNESS = [
     "every result checked against eager before timing: dtype, shape and values (rtol "
     "1e-9 float64, 2e-5 float32; tuples element by element); a variant that differs is "
     "not timed",
-    "JAX inputs put on the device before timing; every JAX call ends in "
-    "block_until_ready",
-    "warm-up first; medians of interleaved rounds (every variant sampled in turn), in "
-    "one process",
+    "JAX inputs put on the device before timing; every JAX call ends in block_until_ready",
+    "warm-up first; medians of interleaved rounds (every variant sampled in turn), in one process",
 ]
 
 # Informational targets: (what, metric key in the row's ratios/values, comparison, bound).
@@ -87,8 +85,7 @@ SPEED_TARGETS: dict[str, tuple[str, str, str, float]] = {
     "overhead_scalar": ("graph call <= 2 us", "graph_median_s", "<=", 2e-6),
     "overhead_array1": ("graph call <= 2 us", "graph_median_s", "<=", 2e-6),
 }
-FIRST_CALL_TARGET = ("graph first call <= 1.5x njit compile", "first_call_graph_vs_njit",
-                     "<=", 1.5)
+FIRST_CALL_TARGET = ("graph first call <= 1.5x njit compile", "first_call_graph_vs_njit", "<=", 1.5)
 CACHED_LOAD_TARGET = ("cached load < 50 ms", "cached_load_s", "<", 0.05)
 
 
@@ -110,8 +107,7 @@ def judge(target: tuple[str, str, str, float], values: dict[str, Any]) -> dict[s
 
 
 def cache_snapshot(path: Path) -> dict[str, float]:
-    return {str(p.relative_to(path)): p.stat().st_mtime
-            for p in path.rglob("*") if p.is_file()}
+    return {str(p.relative_to(path)): p.stat().st_mtime for p in path.rglob("*") if p.is_file()}
 
 
 def run_child(mode: str, name: str, cache: Path) -> dict[str, Any]:
@@ -122,11 +118,15 @@ def run_child(mode: str, name: str, cache: Path) -> dict[str, Any]:
     start = time.perf_counter()
     env["NBGRAPH_BENCH_SPAWNED_AT"] = repr(time.time())
     try:
-        proc = subprocess.run(command, env=env, text=True, capture_output=True,
-                              timeout=CHILD_TIMEOUT_S, cwd=BENCH_DIR)
+        proc = subprocess.run(
+            command, env=env, text=True, capture_output=True, timeout=CHILD_TIMEOUT_S, cwd=BENCH_DIR
+        )
     except subprocess.TimeoutExpired:
-        return {"error": f"timed out after {CHILD_TIMEOUT_S:.0f} s (fresh process, "
-                         f"first call not finished)", "timed_out": True}
+        return {
+            "error": f"timed out after {CHILD_TIMEOUT_S:.0f} s (fresh process, "
+            f"first call not finished)",
+            "timed_out": True,
+        }
     wall = time.perf_counter() - start
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
     if proc.returncode != 0 or not lines:
@@ -158,15 +158,20 @@ def first_calls(spec: Row, cache: Path, scratch: Path, with_jax: bool) -> dict[s
     t0 = time.perf_counter()
     found = {"graph": run_child("graph", spec.name, cache)}
     before = cache_snapshot(cache)
-    found["cached"] = run_child("graph", spec.name, cache) if "first_call_s" in found[
-        "graph"] else {"error": "skipped: the uncached first call did not finish"}
-    found["recompiled"] = (bool(found["cached"].get("first_call_s"))
-                           and cache_snapshot(cache) != before)
+    found["cached"] = (
+        run_child("graph", spec.name, cache)
+        if "first_call_s" in found["graph"]
+        else {"error": "skipped: the uncached first call did not finish"}
+    )
+    found["recompiled"] = (
+        bool(found["cached"].get("first_call_s")) and cache_snapshot(cache) != before
+    )
     found["njit"] = run_child("njit", spec.name, scratch)
     if with_jax:
         found["jax"] = run_child("jax", spec.name, scratch)
-    print(f"   first calls in fresh processes measured ({time.perf_counter() - t0:.1f} s)",
-          flush=True)
+    print(
+        f"   first calls in fresh processes measured ({time.perf_counter() - t0:.1f} s)", flush=True
+    )
     return found
 
 
@@ -183,13 +188,16 @@ def sample_plan(call_s: float, budget_s: float) -> tuple[int, int]:
     return inner, samples
 
 
-def interleaved(callables: dict[str, tuple[Callable, tuple]], estimates: dict[str, float],
-                budget_s: float) -> dict[str, dict[str, Any]]:
+def interleaved(
+    callables: dict[str, tuple[Callable, tuple]], estimates: dict[str, float], budget_s: float
+) -> dict[str, dict[str, Any]]:
     """Round-robin timing: each round calls every variant (that samples in that round)."""
     plans = {v: sample_plan(estimates[v], budget_s) for v in callables}
     rounds = max(samples for _, samples in plans.values())
-    schedule = {v: {round(i * rounds / samples) for i in range(samples)}
-                for v, (_, samples) in plans.items()}
+    schedule = {
+        v: {round(i * rounds / samples) for i in range(samples)}
+        for v, (_, samples) in plans.items()
+    }
     times: dict[str, list[float]] = {v: [] for v in callables}
     for r in range(rounds):
         for v, (fn, args) in callables.items():
@@ -215,8 +223,9 @@ def jax_inputs(jax: Any, args: tuple) -> tuple:
     return jax.block_until_ready(device)
 
 
-def build_variants(spec: Row, args: tuple, jax: Any, out: dict[str, Any],
-                   graph_first: dict[str, Any] | None) -> dict[str, tuple[Callable, tuple]]:
+def build_variants(
+    spec: Row, args: tuple, jax: Any, out: dict[str, Any], graph_first: dict[str, Any] | None
+) -> dict[str, tuple[Callable, tuple]]:
     """Every variant of the row, and its other baselines (keyed ``other:LABEL``)."""
     import nbgraph as ng
 
@@ -226,8 +235,9 @@ def build_variants(spec: Row, args: tuple, jax: Any, out: dict[str, Any],
     if graph_first.get("timed_out"):
         out["errors"]["graph"] = graph_first["error"]
     elif (graph_first.get("first_call_s") or 0.0) > NOT_TIMED_ABOVE_S:
-        out["errors"]["graph"] = (f"not timed: the first call in a fresh process took "
-                                  f"{graph_first['first_call_s']:.1f} s")
+        out["errors"]["graph"] = (
+            f"not timed: the first call in a fresh process took {graph_first['first_call_s']:.1f} s"
+        )
     else:
         callables["graph"] = (ng.function(module.eager), args)
     callables["njit"] = (module.njit, args)
@@ -236,8 +246,10 @@ def build_variants(spec: Row, args: tuple, jax: Any, out: dict[str, Any],
     else:
         try:
             jitted = module.make_jax()
-            callables["jax"] = (lambda *a, f=jitted: jax.block_until_ready(f(*a)),
-                                jax_inputs(jax, args))
+            callables["jax"] = (
+                lambda *a, f=jitted: jax.block_until_ready(f(*a)),
+                jax_inputs(jax, args),
+            )
         except Exception as exc:
             out["errors"]["jax"] = short_error(exc)
     others = getattr(module, "other_baselines", None)
@@ -250,8 +262,9 @@ def build_variants(spec: Row, args: tuple, jax: Any, out: dict[str, Any],
     return callables
 
 
-def check_and_warm(callables: dict[str, tuple[Callable, tuple]],
-                   out: dict[str, Any]) -> dict[str, float]:
+def check_and_warm(
+    callables: dict[str, tuple[Callable, tuple]], out: dict[str, Any]
+) -> dict[str, float]:
     """Calls every variant once, drops (and reports) those that raise or differ from
     eager, and returns an estimate of each remaining variant's call time."""
     reference = None
@@ -268,8 +281,13 @@ def check_and_warm(callables: dict[str, tuple[Callable, tuple]],
                 out["errors"][v] = short_error(exc)
                 del callables[v]
                 continue
-        messages = sorted({f"{w.category.__name__}: {str(w.message).splitlines()[0]}"
-                           for w in caught if str(w.message)})
+        messages = sorted(
+            {
+                f"{w.category.__name__}: {str(w.message).splitlines()[0]}"
+                for w in caught
+                if str(w.message)
+            }
+        )
         if messages and v == "graph":
             out["warnings"][v] = messages
         if v == "eager":
@@ -278,8 +296,9 @@ def check_and_warm(callables: dict[str, tuple[Callable, tuple]],
             found = mismatch(reference, value)
             if found is not None:
                 out["errors"][v] = f"WRONG RESULT, not timed: {found}"
-                print(f"   !! {v} DIFFERS FROM EAGER, not timed: {found}", file=sys.stderr,
-                      flush=True)
+                print(
+                    f"   !! {v} DIFFERS FROM EAGER, not timed: {found}", file=sys.stderr, flush=True
+                )
                 del callables[v]
                 continue
         if v == "graph" and first > NOT_TIMED_ABOVE_S:
@@ -292,30 +311,49 @@ def check_and_warm(callables: dict[str, tuple[Callable, tuple]],
         else:
             estimates[v] = min(first, timed(fn, a, 1))
             if estimates[v] < MIN_SAMPLE_S:
-                estimates[v] = timed(fn, a, max(1, round(MIN_SAMPLE_S / max(estimates[v],
-                                                                            1e-8))))
+                estimates[v] = timed(fn, a, max(1, round(MIN_SAMPLE_S / max(estimates[v], 1e-8))))
     return estimates
 
 
 def first_call_entry(child: dict[str, Any], steady: float | None) -> dict[str, Any]:
-    entry = {k: child.get(k) for k in ("first_call_s", "first_call_with_start_up_s",
-                                       "steady_s", "steady_min_s", "numba_start_up_s",
-                                       "jax_start_up_s", "inputs_s", "trace_count",
-                                       "error", "warnings")}
+    entry = {
+        k: child.get(k)
+        for k in (
+            "first_call_s",
+            "first_call_with_start_up_s",
+            "steady_s",
+            "steady_min_s",
+            "numba_start_up_s",
+            "jax_start_up_s",
+            "inputs_s",
+            "trace_count",
+            "error",
+            "warnings",
+        )
+    }
     entry["one_off_s"] = one_off(child, steady)
     return entry
 
 
-def bench_row(spec: Row, cache_root: Path, jax: Any, budget_s: float,
-              measure_first_calls: bool) -> dict[str, Any]:
+def bench_row(
+    spec: Row, cache_root: Path, jax: Any, budget_s: float, measure_first_calls: bool
+) -> dict[str, Any]:
     print(f"\n== {spec.name}: {spec.description}", flush=True)
     meter = CpuMeter()
     cache = cache_root / spec.name
     cache.mkdir(parents=True, exist_ok=True)
-    out: dict[str, Any] = {"description": spec.description, "variants": {}, "errors": {},
-                           "warnings": {}, "other_baselines": {}}
-    found = (first_calls(spec, cache, cache_root / "_unused", jax is not None)
-             if measure_first_calls else None)
+    out: dict[str, Any] = {
+        "description": spec.description,
+        "variants": {},
+        "errors": {},
+        "warnings": {},
+        "other_baselines": {},
+    }
+    found = (
+        first_calls(spec, cache, cache_root / "_unused", jax is not None)
+        if measure_first_calls
+        else None
+    )
 
     args = spec.make_inputs()
     os.environ["NBGRAPH_CACHE_DIR"] = str(cache)  # reuse what the subprocesses compiled
@@ -332,16 +370,21 @@ def bench_row(spec: Row, cache_root: Path, jax: Any, budget_s: float,
         out["other_baselines"][v[6:]] = {"error": out["errors"].pop(v)}
     for v, s in timing.items():
         if v.startswith("other:"):
-            out["other_baselines"][v[6:]] = {**s, "graph_vs_this": ratio(
-                median.get("graph"), s["median_s"])}
+            out["other_baselines"][v[6:]] = {
+                **s,
+                "graph_vs_this": ratio(median.get("graph"), s["median_s"]),
+            }
     ratios = {
         "graph_vs_njit": ratio(median.get("graph"), median.get("njit")),
         "eager_vs_graph": ratio(median.get("eager"), median.get("graph")),
         "graph_vs_jax": ratio(median.get("graph"), median.get("jax")),
     }
     if found is not None:
-        out["first_call"] = {label: first_call_entry(found[label], median.get(label))
-                             for label in ("graph", "njit", "jax") if label in found}
+        out["first_call"] = {
+            label: first_call_entry(found[label], median.get(label))
+            for label in ("graph", "njit", "jax")
+            if label in found
+        }
         for label, child in found.items():
             if isinstance(child, dict) and child.get("error") and label not in out["errors"]:
                 out["errors"][f"{label}_first_call"] = child["error"]
@@ -355,15 +398,18 @@ def bench_row(spec: Row, cache_root: Path, jax: Any, budget_s: float,
             "recompiled": found["recompiled"],
             "error": cached.get("error"),
         }
-        ratios["first_call_graph_vs_njit"] = ratio(out["first_call"]["graph"]["one_off_s"],
-                                                   out["first_call"]["njit"]["one_off_s"])
+        ratios["first_call_graph_vs_njit"] = ratio(
+            out["first_call"]["graph"]["one_off_s"], out["first_call"]["njit"]["one_off_s"]
+        )
     out["ratios"] = ratios
-    values = {**ratios, "graph_median_s": median.get("graph"),
-              "cached_load_s": out.get("cached_load", {}).get("load_s")}
+    values = {
+        **ratios,
+        "graph_median_s": median.get("graph"),
+        "cached_load_s": out.get("cached_load", {}).get("load_s"),
+    }
     out["targets"] = [judge(SPEED_TARGETS[spec.name], values)]
     if found is not None:
-        out["targets"] += [judge(FIRST_CALL_TARGET, values),
-                           judge(CACHED_LOAD_TARGET, values)]
+        out["targets"] += [judge(FIRST_CALL_TARGET, values), judge(CACHED_LOAD_TARGET, values)]
     out["background_cpu_cores"] = meter.other_cores()
     return out
 
@@ -371,8 +417,13 @@ def bench_row(spec: Row, cache_root: Path, jax: Any, budget_s: float,
 # --------------------------------------------------------------------------- tables
 
 
-def measure_table(rows: list[Row], cache_root: Path, budget_s: float,
-                  measure_first_calls: bool, progress: Progress) -> None:
+def measure_table(
+    rows: list[Row],
+    cache_root: Path,
+    budget_s: float,
+    measure_first_calls: bool,
+    progress: Progress,
+) -> None:
     """Every row of one table, in this process (started with the table's threads)."""
     meter = CpuMeter()
     jax, jax_error = load_jax()
@@ -384,41 +435,75 @@ def measure_table(rows: list[Row], cache_root: Path, budget_s: float,
             os.environ["NBGRAPH_CACHE_DIR"] = str(cache_root / spec.name)
             progress.finish(spec.name, spec.measure())
         else:
-            progress.finish(spec.name, bench_row(spec, cache_root, jax, budget_s,
-                                                 measure_first_calls))
+            progress.finish(
+                spec.name, bench_row(spec, cache_root, jax, budget_s, measure_first_calls)
+            )
     progress.extra(background_cpu_cores=meter.other_cores())
 
 
-def run_table(mode: str, names: list[str], options: argparse.Namespace, cache_root: Path,
-              measure_first_calls: bool) -> dict[str, Any]:
+def run_table(
+    mode: str,
+    names: list[str],
+    options: argparse.Namespace,
+    cache_root: Path,
+    measure_first_calls: bool,
+) -> dict[str, Any]:
     """One table, measured by this script in a fresh process with ``mode``'s threads; a
     row whose process dies is reported as crashed and the table goes on without it."""
     started = time.perf_counter()
 
     def command(remaining: list[str], path: Path) -> list[str]:
-        return [sys.executable, str(BENCH_DIR / "run.py"), "--child", mode,
-                "--only", *remaining, "--budget", str(options.budget), "--json", str(path),
-                "--cache", str(cache_root), *([] if measure_first_calls
-                                              else ["--no-first-calls"])]
+        return [
+            sys.executable,
+            str(BENCH_DIR / "run.py"),
+            "--child",
+            mode,
+            "--only",
+            *remaining,
+            "--budget",
+            str(options.budget),
+            "--json",
+            str(path),
+            "--cache",
+            str(cache_root),
+            *([] if measure_first_calls else ["--no-first-calls"]),
+        ]
 
     done, crashed, extra = run_resumable(command, names, thread_env(mode), TABLE_TIMEOUT_S)
-    workloads = {name: done.get(name) or {"description": row(name).description,
-                                          "crashed": crashed[name]} for name in names}
+    workloads = {
+        name: done.get(name) or {"description": row(name).description, "crashed": crashed[name]}
+        for name in names
+    }
     return {**extra, "workloads": workloads, "seconds": time.perf_counter() - started}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", nargs="+", metavar="NAME",
-                        help="run only these rows: " + ", ".join(r.name for r in ROWS))
-    parser.add_argument("--threads", choices=(*THREAD_MODES, "both"), default="both",
-                        help="which tables: every library on one thread (pinned), each "
-                             "at its default, or both (default)")
-    parser.add_argument("--budget", type=float, default=1.5,
-                        help="target seconds of timed calls per variant and row (default 1.5)")
-    parser.add_argument("--out", type=Path,
-                        help="where to write the results (default: bench/results.json for "
-                             "a full run; nothing with --only)")
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        metavar="NAME",
+        help="run only these rows: " + ", ".join(r.name for r in ROWS),
+    )
+    parser.add_argument(
+        "--threads",
+        choices=(*THREAD_MODES, "both"),
+        default="both",
+        help="which tables: every library on one thread (pinned), each "
+        "at its default, or both (default)",
+    )
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=1.5,
+        help="target seconds of timed calls per variant and row (default 1.5)",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        help="where to write the results (default: bench/results.json for "
+        "a full run; nothing with --only)",
+    )
     parser.add_argument("--child", choices=THREAD_MODES, help=argparse.SUPPRESS)
     parser.add_argument("--json", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--cache", type=Path, help=argparse.SUPPRESS)
@@ -429,8 +514,9 @@ def main() -> None:
         parser.error(f"unknown row name in {options.only}")
 
     if options.child:
-        measure_table(rows, options.cache, options.budget, not options.no_first_calls,
-                      Progress(options.json))
+        measure_table(
+            rows, options.cache, options.budget, not options.no_first_calls, Progress(options.json)
+        )
         return
 
     started = time.perf_counter()
@@ -438,9 +524,13 @@ def main() -> None:
     modes = THREAD_MODES if options.threads == "both" else (options.threads,)
     results: dict[str, Any] = {
         "machine": machine_info(),
-        "settings": {"budget_per_variant_s": options.budget, "min_sample_s": MIN_SAMPLE_S,
-                     "samples": [MIN_SAMPLES, MAX_SAMPLES],
-                     "child_timeout_s": CHILD_TIMEOUT_S, "only": options.only},
+        "settings": {
+            "budget_per_variant_s": options.budget,
+            "min_sample_s": MIN_SAMPLE_S,
+            "samples": [MIN_SAMPLES, MAX_SAMPLES],
+            "child_timeout_s": CHILD_TIMEOUT_S,
+            "only": options.only,
+        },
         "fairness": FAIRNESS,
         "tables": {},
     }
@@ -451,8 +541,9 @@ def main() -> None:
                 continue
             print(f"\n#### table: {mode} threads", flush=True)
             # First calls are measured once, with the first table's threads.
-            results["tables"][mode] = run_table(mode, names, options, Path(tmp),
-                                                measure_first_calls=i == 0)
+            results["tables"][mode] = run_table(
+                mode, names, options, Path(tmp), measure_first_calls=i == 0
+            )
     results["total_s"] = time.perf_counter() - started
     results["background_cpu_cores"] = meter.other_cores()
     out = options.out or (None if options.only else BENCH_DIR / "results.json")
@@ -461,8 +552,7 @@ def main() -> None:
         out.write_text(json.dumps(results, indent=2) + "\n")
         print(f"\nwrote {out}  ({results['total_s']:.0f} s in all)")
     else:
-        print(f"\n({results['total_s']:.0f} s in all; nothing written: --only without "
-              "--out)")
+        print(f"\n({results['total_s']:.0f} s in all; nothing written: --only without --out)")
 
 
 if __name__ == "__main__":

@@ -75,8 +75,9 @@ def _jax_setup() -> tuple[Any, dict[str, Callable] | None, str | None]:
     return jax, functions, None
 
 
-def _variants(k: kernels.Kernel, args: tuple, jax: Any,
-              jax_functions: dict[str, Callable] | None) -> dict[str, tuple[Callable, tuple]]:
+def _variants(
+    k: kernels.Kernel, args: tuple, jax: Any, jax_functions: dict[str, Callable] | None
+) -> dict[str, tuple[Callable, tuple]]:
     import numba
 
     import nbgraph as ng
@@ -89,14 +90,17 @@ def _variants(k: kernels.Kernel, args: tuple, jax: Any,
     if jax_functions is not None:
         device = tuple(jax.device_put(a) if isinstance(a, np.ndarray) else a for a in args)
         jax.block_until_ready(device)
-        out["jax"] = (lambda *a, f=jax_functions[k.name]: jax.block_until_ready(f(*a)),
-                      device)
+        out["jax"] = (lambda *a, f=jax_functions[k.name]: jax.block_until_ready(f(*a)), device)
     return out
 
 
-def measure_kernel(k: kernels.Kernel, rounds: int, jax: Any,
-                   jax_functions: dict[str, Callable] | None,
-                   jax_error: str | None) -> dict[str, Any]:
+def measure_kernel(
+    k: kernels.Kernel,
+    rounds: int,
+    jax: Any,
+    jax_functions: dict[str, Callable] | None,
+    jax_error: str | None,
+) -> dict[str, Any]:
     """Check every variant against eager, then time the ones that agree."""
     args = k.make_inputs(1.0)
     callables = _variants(k, args, jax, jax_functions)
@@ -119,8 +123,13 @@ def measure_kernel(k: kernels.Kernel, rounds: int, jax: Any,
                 del callables[v]
                 continue
         if v == "graph":
-            warned = sorted({f"{w.category.__name__}: {str(w.message).splitlines()[0]}"
-                             for w in caught if str(w.message)})
+            warned = sorted(
+                {
+                    f"{w.category.__name__}: {str(w.message).splitlines()[0]}"
+                    for w in caught
+                    if str(w.message)
+                }
+            )
         if v == "eager":
             reference = value
             found = None
@@ -128,8 +137,11 @@ def measure_kernel(k: kernels.Kernel, rounds: int, jax: Any,
             found = mismatch(reference, value)
         if found is not None:
             wrong[v] = found
-            print(f"   !! {k.name}: {v} DIFFERS FROM EAGER, not timed: {found}",
-                  file=sys.stderr, flush=True)
+            print(
+                f"   !! {k.name}: {v} DIFFERS FROM EAGER, not timed: {found}",
+                file=sys.stderr,
+                flush=True,
+            )
             del callables[v]
             continue
         inner[v] = calls_per_sample(fn, a)[0]
@@ -159,12 +171,20 @@ def measure_here(rounds: int, names: list[str], progress: Progress) -> None:
 
 
 def crashed_kernel(k: kernels.Kernel, message: str) -> dict[str, Any]:
-    return {"what": k.what, "variants": {}, "errors": {}, "wrong": {}, "graph_warnings": [],
-            "crashed": message, "ratios": {key: None for key, _ in RATIOS}}
+    return {
+        "what": k.what,
+        "variants": {},
+        "errors": {},
+        "wrong": {},
+        "graph_warnings": [],
+        "crashed": message,
+        "ratios": {key: None for key, _ in RATIOS},
+    }
 
 
-def measure(rounds: int = ROUNDS, names: list[str] | None = None,
-            env: dict[str, str] | None = None) -> dict[str, Any]:
+def measure(
+    rounds: int = ROUNDS, names: list[str] | None = None, env: dict[str, str] | None = None
+) -> dict[str, Any]:
     """The section, measured in child processes started with ``env`` (by default this
     process's environment, so its thread settings); a kernel whose process dies (a
     compiler abort) is reported as crashed and the others are still measured."""
@@ -172,36 +192,65 @@ def measure(rounds: int = ROUNDS, names: list[str] | None = None,
     chosen = [k.name for k in kernels.KERNELS if not names or k.name in names]
 
     def command(remaining: list[str], path: Path) -> list[str]:
-        return [sys.executable, str(BENCH_DIR / "vectorized.py"), "--child",
-                "--rounds", str(rounds), "--json", str(path), "--kernels", *remaining]
+        return [
+            sys.executable,
+            str(BENCH_DIR / "vectorized.py"),
+            "--child",
+            "--rounds",
+            str(rounds),
+            "--json",
+            str(path),
+            "--kernels",
+            *remaining,
+        ]
 
-    done, crashed, extra = run_resumable(command, chosen, dict(os.environ if env is None
-                                                               else env), CHILD_TIMEOUT_S)
-    results = {name: done[name] if name in done else crashed_kernel(kernels.kernel(name),
-                                                                    crashed[name])
-               for name in chosen}
-    geomeans = {key: geomean([r["ratios"][key] for r in results.values()])
-                for key, _ in RATIOS}
-    counted = {key: sum(r["ratios"][key] is not None for r in results.values())
-               for key, _ in RATIOS}
-    worst = min(((r["ratios"]["eager_vs_graph"], name) for name, r in results.items()
-                 if r["ratios"]["eager_vs_graph"] is not None), default=(None, None))
-    return {"description": kernels.DESCRIPTION, "rounds": rounds, "kernels": results,
-            "geomean": geomeans, "geomean_kernels": counted,
-            "worst_eager_vs_graph": {"kernel": worst[1], "ratio": worst[0]},
-            "threads": extra.get("threads"), "seconds": time.perf_counter() - started,
-            "background_cpu_cores": extra.get("background_cpu_cores")}
+    done, crashed, extra = run_resumable(
+        command, chosen, dict(os.environ if env is None else env), CHILD_TIMEOUT_S
+    )
+    results = {
+        name: done[name] if name in done else crashed_kernel(kernels.kernel(name), crashed[name])
+        for name in chosen
+    }
+    geomeans = {key: geomean([r["ratios"][key] for r in results.values()]) for key, _ in RATIOS}
+    counted = {
+        key: sum(r["ratios"][key] is not None for r in results.values()) for key, _ in RATIOS
+    }
+    worst = min(
+        (
+            (r["ratios"]["eager_vs_graph"], name)
+            for name, r in results.items()
+            if r["ratios"]["eager_vs_graph"] is not None
+        ),
+        default=(None, None),
+    )
+    return {
+        "description": kernels.DESCRIPTION,
+        "rounds": rounds,
+        "kernels": results,
+        "geomean": geomeans,
+        "geomean_kernels": counted,
+        "worst_eager_vs_graph": {"kernel": worst[1], "ratio": worst[0]},
+        "threads": extra.get("threads"),
+        "seconds": time.perf_counter() - started,
+        "background_cpu_cores": extra.get("background_cpu_cores"),
+    }
 
 
 # Targets for graph mode on this section (informational; nothing asserts them).
-TARGETS = (("worst eager/graph", ">=", 0.95), ("geometric mean eager/graph", ">=", 2.0),
-           ("geometric mean jax/graph", ">=", 1.0))
+TARGETS = (
+    ("worst eager/graph", ">=", 0.95),
+    ("geometric mean eager/graph", ">=", 2.0),
+    ("geometric mean jax/graph", ">=", 1.0),
+)
 
 
 def target_lines(result: dict[str, Any]) -> list[str]:
     worst = result["worst_eager_vs_graph"]
-    values = (worst["ratio"], result["geomean"]["eager_vs_graph"],
-              result["geomean"]["jax_vs_graph"])
+    values = (
+        worst["ratio"],
+        result["geomean"]["eager_vs_graph"],
+        result["geomean"]["jax_vs_graph"],
+    )
     lines = []
     for (label, op, bound), value in zip(TARGETS, values):
         where = f" ({worst['kernel']})" if label.startswith("worst") else ""
@@ -222,18 +271,23 @@ def _cell(r: dict[str, Any], v: str) -> str:
     return "n/a" if message.startswith("n/a") else "ERROR"
 
 
-def report_table(result: dict[str, Any], mode: str,
-                 baseline: dict[str, Any] | None = None) -> dict[str, Any]:
+def report_table(
+    result: dict[str, Any], mode: str, baseline: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The section's table (title, rules, headers, rows, notes) for one thread mode; with
     a ``baseline`` (an earlier result), its eager/graph ratios in a last column."""
     rows, notes = [], []
     before = {} if baseline is None else baseline["kernels"]
     for name, r in result["kernels"].items():
-        rows.append([name, *(_cell(r, v) for v in VARIANTS),
-                     *(fmt_ratio(r["ratios"][key]) for key, _ in RATIOS)])
+        rows.append(
+            [
+                name,
+                *(_cell(r, v) for v in VARIANTS),
+                *(fmt_ratio(r["ratios"][key]) for key, _ in RATIOS),
+            ]
+        )
         if baseline is not None:
-            rows[-1].append(fmt_ratio(before.get(name, {}).get("ratios", {}).get(
-                "eager_vs_graph")))
+            rows[-1].append(fmt_ratio(before.get(name, {}).get("ratios", {}).get("eager_vs_graph")))
         if "crashed" in r:
             notes.append(f"{name} CRASHED: {r['crashed']}")
         for v, message in r["wrong"].items():
@@ -243,13 +297,26 @@ def report_table(result: dict[str, Any], mode: str,
                 notes.append(f"{name} [{v}]: {message}")
         notes.extend(f"{name} [graph warning]: {m}" for m in r["graph_warnings"])
     gm, counted = result["geomean"], result["geomean_kernels"]
-    rows.append(["geometric mean", "", "", "", "",
-                 *(f"{fmt_ratio(gm[key])} ({counted[key]})" for key, _ in RATIOS)])
+    rows.append(
+        [
+            "geometric mean",
+            "",
+            "",
+            "",
+            "",
+            *(f"{fmt_ratio(gm[key])} ({counted[key]})" for key, _ in RATIOS),
+        ]
+    )
     if baseline is not None:
-        rows[-1].append(f"{fmt_ratio(baseline['geomean']['eager_vs_graph'])} "
-                        f"({baseline['geomean_kernels']['eager_vs_graph']})")
-    n_a = [name for name, r in result["kernels"].items()
-           if r["errors"].get("njit", "").startswith("n/a")]
+        rows[-1].append(
+            f"{fmt_ratio(baseline['geomean']['eager_vs_graph'])} "
+            f"({baseline['geomean_kernels']['eager_vs_graph']})"
+        )
+    n_a = [
+        name
+        for name, r in result["kernels"].items()
+        if r["errors"].get("njit", "").startswith("n/a")
+    ]
     if n_a:
         notes.append(f"njit n/a (Numba does not compile the same source): {', '.join(n_a)}")
     jax_missing = {r["errors"].get("jax") for r in result["kernels"].values()} - {None}
@@ -257,17 +324,25 @@ def report_table(result: dict[str, Any], mode: str,
     notes.extend(target_lines(result))
     background = result.get("background_cpu_cores")
     if background is not None and background > 0.1:
-        notes.append(f"other processes kept {background:.2f} cores busy on average "
-                     "during this table")
+        notes.append(
+            f"other processes kept {background:.2f} cores busy on average during this table"
+        )
     return {
-        "title": (f"Vectorized kernels, {mode} threads: median per call of "
-                  f"{result['rounds']} interleaved rounds; ratios are the median over rounds "
-                  "of time / graph time in the same round (above 1: graph mode is faster); "
-                  "(n) = kernels in the geometric mean"),
-        "rules": [f"threads: {THREAD_RULES.get(mode, 'as this process was started')}",
-                  *RULES],
-        "headers": ["kernel", *VARIANTS, "eager/graph", "jax/graph", "njit/graph",
-                    *([] if baseline is None else ["eager/graph before"])],
+        "title": (
+            f"Vectorized kernels, {mode} threads: median per call of "
+            f"{result['rounds']} interleaved rounds; ratios are the median over rounds "
+            "of time / graph time in the same round (above 1: graph mode is faster); "
+            "(n) = kernels in the geometric mean"
+        ),
+        "rules": [f"threads: {THREAD_RULES.get(mode, 'as this process was started')}", *RULES],
+        "headers": [
+            "kernel",
+            *VARIANTS,
+            "eager/graph",
+            "jax/graph",
+            "njit/graph",
+            *([] if baseline is None else ["eager/graph before"]),
+        ],
         "rows": rows,
         "notes": notes,
     }
@@ -285,13 +360,25 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--threads", choices=(*THREAD_MODES, "both"), default="both")
     parser.add_argument("--rounds", type=int, default=ROUNDS)
-    parser.add_argument("--kernels", nargs="+", metavar="NAME",
-                        help="only these: " + ", ".join(k.name for k in kernels.KERNELS))
-    parser.add_argument("--save", type=Path, metavar="PATH",
-                        help="write the results (by thread setting) to this JSON file")
-    parser.add_argument("--baseline", type=Path, metavar="PATH",
-                        help="an earlier --save file, or a results.json of bench/run.py: "
-                             "its eager/graph ratios are shown beside the new ones")
+    parser.add_argument(
+        "--kernels",
+        nargs="+",
+        metavar="NAME",
+        help="only these: " + ", ".join(k.name for k in kernels.KERNELS),
+    )
+    parser.add_argument(
+        "--save",
+        type=Path,
+        metavar="PATH",
+        help="write the results (by thread setting) to this JSON file",
+    )
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        metavar="PATH",
+        help="an earlier --save file, or a results.json of bench/run.py: "
+        "its eager/graph ratios are shown beside the new ones",
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--json", type=Path, help=argparse.SUPPRESS)
     options = parser.parse_args()
@@ -321,8 +408,11 @@ def load_baselines(path: Path) -> dict[str, Any]:
     """Earlier results by thread setting, from a --save file or bench/run.py's JSON."""
     data = json.loads(path.read_text())
     if "tables" in data:
-        return {mode: t["workloads"]["vectorized"] for mode, t in data["tables"].items()
-                if "kernels" in t["workloads"].get("vectorized", {})}
+        return {
+            mode: t["workloads"]["vectorized"]
+            for mode, t in data["tables"].items()
+            if "kernels" in t["workloads"].get("vectorized", {})
+        }
     return data
 
 

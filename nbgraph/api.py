@@ -38,8 +38,9 @@ _array_calls: list[tuple[Callable[[tuple, dict], bool], Callable[..., Any]]] = [
 _pickling: list[Callable[[GraphFunction], tuple]] = []
 
 
-def register_array_call(holds: Callable[[tuple, dict], bool],
-                        call: Callable[[GraphFunction, tuple, dict], Any]) -> None:
+def register_array_call(
+    holds: Callable[[tuple, dict], bool], call: Callable[[GraphFunction, tuple, dict], Any]
+) -> None:
     """Run calls whose arguments ``holds`` accepts (another library's arrays, e.g. Dask)
     as ``call(graph_function, args, kwargs)``."""
     _array_calls.append((holds, call))
@@ -53,14 +54,20 @@ def register_pickling(reduce: Callable[[GraphFunction], tuple]) -> None:
 class GraphFunction(StagedFunction):
     """A Python function that runs as a graph; see ``function``."""
 
-    def __init__(self, fn: Callable, backend: str = DEFAULT_BACKEND,
-                 static_argnames: Sequence[str] = (), parallel: bool = False,
-                 traced: Callable[[], Callable] | None = None) -> None:
+    def __init__(
+        self,
+        fn: Callable,
+        backend: str = DEFAULT_BACKEND,
+        static_argnames: Sequence[str] = (),
+        parallel: bool = False,
+        traced: Callable[[], Callable] | None = None,
+    ) -> None:
         if not callable(fn):
             raise TypeError(f"nbgraph.function needs a function, got {type(fn).__name__}")
         if backend not in BACKENDS:
             raise ValueError(
-                f"backend={backend!r} is not available; choose one of {', '.join(BACKENDS)}")
+                f"backend={backend!r} is not available; choose one of {', '.join(BACKENDS)}"
+            )
         if isinstance(static_argnames, str):
             static_argnames = (static_argnames,)
         self.python_function = fn
@@ -69,8 +76,9 @@ class GraphFunction(StagedFunction):
         self.signature = inspect.signature(fn)
         unknown = set(static_argnames) - set(self.signature.parameters)
         if unknown:
-            raise ValueError(f"static_argnames names no parameter of {fn.__name__}: "
-                             f"{', '.join(sorted(unknown))}")
+            raise ValueError(
+                f"static_argnames names no parameter of {fn.__name__}: {', '.join(sorted(unknown))}"
+            )
         self.static_argnames = tuple(static_argnames)
         self.trace_count = 0
         self.last_build: dict[str, float] | None = None  # seconds per stage, newest build
@@ -87,8 +95,11 @@ class GraphFunction(StagedFunction):
         # Calls enter through a function placed in the user's file, so that errors show
         # the user's frames only (see errors/boundary.py).
         entry = entry_point(fn, self._call, user_error)
-        self.__class__ = type(GraphFunction.__name__, (type(self),),
-                              {"__call__": staticmethod(entry), "__module__": __name__})
+        self.__class__ = type(
+            GraphFunction.__name__,
+            (type(self),),
+            {"__call__": staticmethod(entry), "__module__": __name__},
+        )
 
     def __repr__(self) -> str:
         return f"<nbgraph.function {self.python_function.__qualname__} ({self.backend})>"
@@ -107,8 +118,7 @@ class GraphFunction(StagedFunction):
         statics = tuple((n, bound.arguments.pop(n)) for n in self.static_argnames)
         return Bound(*split_dynamic(self.signature, bound.arguments), statics)
 
-    def specialize(self, bound: Bound, leaves: Sequence[Any] | None = None
-                   ) -> Specialization:
+    def specialize(self, bound: Bound, leaves: Sequence[Any] | None = None) -> Specialization:
         """The specialization for this signature, built if new (then compiled for the
         types of ``leaves`` when given, and ``last_build`` timed stage by stage)."""
         key = signature_key(bound)
@@ -130,11 +140,18 @@ class GraphFunction(StagedFunction):
             program = compile_graph(graph, self.backend, self.parallel)
             if leaves is not None:
                 program.prepare(leaves)
-        self.last_build = {"convert": converted_at - start, "trace": traced_at - converted_at,
-                           "compile": time.perf_counter() - traced_at}
+        self.last_build = {
+            "convert": converted_at - start,
+            "trace": traced_at - converted_at,
+            "compile": time.perf_counter() - traced_at,
+        }
         entry = self.specializations[key] = Specialization(
-            graph, program, self.backend == "interpret", helpers,
-            self._leaf_names(bound.args, bound.kwargs))
+            graph,
+            program,
+            self.backend == "interpret",
+            helpers,
+            self._leaf_names(bound.args, bound.kwargs),
+        )
         return entry
 
     def _leaf_names(self, args: tuple, kwargs: dict) -> list[str]:
@@ -143,8 +160,9 @@ class GraphFunction(StagedFunction):
         leaves, _ = flatten((args, kwargs))
         if kwargs or len(leaves) != len(args):
             return []
-        return [p.name for p in self.signature.parameters.values()
-                if p.name not in self.static_argnames][:len(args)]
+        return [
+            p.name for p in self.signature.parameters.values() if p.name not in self.static_argnames
+        ][: len(args)]
 
     def _trace(self, converted: Callable, bound: Bound) -> tuple[Graph, list[Binding]]:
         """The optimised graph, and the user's functions it called (see ``Binding``)."""
@@ -177,8 +195,13 @@ class GraphFunction(StagedFunction):
     def _call(self, args: tuple, kwargs: dict) -> Any:
         """A call (``__call__`` is the entry point made in ``__init__``)."""
         if len(args) == self._positional and not kwargs:
-            keys = tuple([SCALAR_KEYS.get(type(a)) or (
-                (a.dtype, a.ndim) if type(a) is np.ndarray else None) for a in args])
+            keys = tuple(
+                [
+                    SCALAR_KEYS.get(type(a))
+                    or ((a.dtype, a.ndim) if type(a) is np.ndarray else None)
+                    for a in args
+                ]
+            )
             entry = self.specializations.get((keys, ()))
             if entry is not None and not (entry.helpers and entry.out_of_date()):
                 return entry(args)
@@ -217,8 +240,10 @@ def _call_error(fn: Callable, args: tuple, kwargs: dict) -> TypeError:
     """The TypeError Python raises for calling ``fn`` with these arguments (wrong count or
     names), word for word: a body-less function with ``fn``'s signature is called."""
     signature = inspect.signature(fn)
-    params = [p.replace(annotation=p.empty, default=p.empty if p.default is p.empty else None)
-              for p in signature.parameters.values()]
+    params = [
+        p.replace(annotation=p.empty, default=p.empty if p.default is p.empty else None)
+        for p in signature.parameters.values()
+    ]
     bare = signature.replace(parameters=params, return_annotation=signature.empty)
     namespace: dict = {}
     exec(f"def {fn.__name__}{bare}: pass", namespace)
@@ -231,12 +256,17 @@ def _call_error(fn: Callable, args: tuple, kwargs: dict) -> TypeError:
     return TypeError(f"{fn.__qualname__}() got arguments it cannot take")
 
 
-def function(fn: Callable | None = None, *, backend: str = DEFAULT_BACKEND,
-             static_argnames: Sequence[str] = (), parallel: bool = False) -> Any:
+def function(
+    fn: Callable | None = None,
+    *,
+    backend: str = DEFAULT_BACKEND,
+    static_argnames: Sequence[str] = (),
+    parallel: bool = False,
+) -> Any:
     """Make ``fn`` a graph function (decorator, with or without options)."""
+
     def make(f: Callable) -> GraphFunction:
-        return GraphFunction(f, backend=backend, static_argnames=static_argnames,
-                             parallel=parallel)
+        return GraphFunction(f, backend=backend, static_argnames=static_argnames, parallel=parallel)
 
     return make if fn is None else make(fn)
 

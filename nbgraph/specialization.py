@@ -37,8 +37,14 @@ class Bound(NamedTuple):
 class Specialization:
     """One traced, optimised and compiled signature of a graph function."""
 
-    def __init__(self, graph: Graph, program: Program, locates: bool,
-                 helpers: list[Binding], names: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        graph: Graph,
+        program: Program,
+        locates: bool,
+        helpers: list[Binding],
+        names: Sequence[str] = (),
+    ) -> None:
         self.graph = graph
         self.helpers = helpers  # a helper redefined since (a notebook cell run again)
         self.program = program
@@ -61,11 +67,15 @@ class Specialization:
         """The graph with what is known beside it: the nodes the program runs in
         Python, its copies inside loops, and the last failure (one copy while these
         stay the same)."""
-        notes = (self.failed_node, tuple(self.program.python_nodes.items()),
-                 tuple(self.program.copies.items()))
+        notes = (
+            self.failed_node,
+            tuple(self.program.python_nodes.items()),
+            tuple(self.program.copies.items()),
+        )
         if self._shown is None or self._shown[0] != notes:
-            shown = self.graph.annotated(failed_node=notes[0], python_nodes=dict(notes[1]),
-                                         copies=dict(notes[2]))
+            shown = self.graph.annotated(
+                failed_node=notes[0], python_nodes=dict(notes[1]), copies=dict(notes[2])
+            )
             self._shown = (notes, shown)
         return self._shown[1]
 
@@ -127,8 +137,14 @@ def describe_key(key: Any) -> str:
     """A signature key as argument types: ``(float64 2-d, float64 0-d)``."""
     try:
         leaves = key[0] if len(key) == 2 else key[1]
-        return "(" + ", ".join(f"{dtype} {kind}-d" if isinstance(kind, int) else
-                               f"{dtype} {kind}" for dtype, kind in leaves) + ")"
+        return (
+            "("
+            + ", ".join(
+                f"{dtype} {kind}-d" if isinstance(kind, int) else f"{dtype} {kind}"
+                for dtype, kind in leaves
+            )
+            + ")"
+        )
     except (TypeError, ValueError):
         return repr(key)
 
@@ -153,8 +169,9 @@ def split_dynamic(signature: inspect.Signature, arguments: dict) -> tuple[tuple,
     return tuple(args), kwargs
 
 
-def rebind(signature: inspect.Signature, args: tuple, kwargs: dict, statics: dict
-            ) -> inspect.BoundArguments:
+def rebind(
+    signature: inspect.Signature, args: tuple, kwargs: dict, statics: dict
+) -> inspect.BoundArguments:
     """The call's arguments again, from the dynamic ones (see ``split_dynamic``) and
     the static values."""
     positional, named, arguments = list(args), dict(kwargs), {}

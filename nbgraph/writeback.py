@@ -26,10 +26,10 @@ class ArgumentWrites:
         results = graph.body.results[:-1]
         self.count = len(results) - len(self.writes)  # the function's own results
         params = graph.body.params
-        finals = dict(zip(results[self.count:], self.writes))
+        finals = dict(zip(results[self.count :], self.writes))
         # A result that is an argument (written or not) is the caller's object, as eagerly.
         self.same: list[tuple[int, int]] = []
-        for i, node in enumerate(results[:self.count]):
+        for i, node in enumerate(results[: self.count]):
             k = finals.get(node, params.index(node) if node in params else None)
             if k is not None:
                 self.same.append((i, k))
@@ -52,16 +52,17 @@ class ArgumentWrites:
                         f"{self._name(j)} shares memory with it; graph mode treats arguments "
                         "as separate arrays, so a write through one would not be seen "
                         "through the other. Pass a copy (e.g. f(a, a.copy())) or call "
-                        ".eager(...) to run the function as written")
+                        ".eager(...) to run the function as written"
+                    )
 
     def _name(self, k: int) -> str:
         return f"'{self.names[k]}'" if k < len(self.names) else f"{k + 1}"
 
     def finish(self, leaves: Sequence[Any], outputs: Sequence[Any]) -> list[Any]:
         """Put the final values into the caller's arrays; the function's own results."""
-        for k, final in zip(self.writes, outputs[self.count:]):
+        for k, final in zip(self.writes, outputs[self.count :]):
             copy_into(leaves[k], final)
-        out = list(outputs[:self.count])
+        out = list(outputs[: self.count])
         for i, k in self.same:
             if _is_array(leaves[k]):
                 out[i] = leaves[k]
@@ -81,13 +82,19 @@ def _address(value: Any) -> int:
 def copy_into(target: Any, value: Any) -> None:
     """Write ``value`` into the caller's array ``target`` (a NumPy or device array),
     unless it already is that memory."""
-    if target is value or (_is_array(value) and type(value) is type(target) and
-                           _address(value) == _address(target) and
-                           value.shape == target.shape):
+    if target is value or (
+        _is_array(value)
+        and type(value) is type(target)
+        and _address(value) == _address(target)
+        and value.shape == target.shape
+    ):
         return
     if isinstance(target, np.ndarray):
-        np.copyto(target, value if isinstance(value, np.ndarray) or not is_device_array(
-            value) else value.copy_to_host())
+        np.copyto(
+            target,
+            value
+            if isinstance(value, np.ndarray) or not is_device_array(value)
+            else value.copy_to_host(),
+        )
     else:
         target.copy_to_device(value)
-

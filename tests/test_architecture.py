@@ -22,8 +22,11 @@ DEFERRED = {"numba", "dask", "distributed", "jax", "IPython"}
 # Modules whose own imports inside functions are of those kinds: the package's face
 # loads the IPython extension on ``%load_ext``; the kernel's step magic is optional;
 # CUDA device code compiles when imported, so only where a GPU program is made.
-DEFERRING_MODULES = {"nbgraph", "nbgraph.kernel.extension",
-                     "nbgraph.backend.numba_cuda.elementwise"}
+DEFERRING_MODULES = {
+    "nbgraph",
+    "nbgraph.kernel.extension",
+    "nbgraph.backend.numba_cuda.elementwise",
+}
 
 
 def _modules() -> dict[str, ast.Module]:
@@ -41,13 +44,16 @@ def _target(module: str, node: ast.ImportFrom, is_package: bool) -> str:
         return node.module or ""
     base = module.split(".")
     base = base if is_package else base[:-1]
-    base = base[:len(base) - (node.level - 1)]
+    base = base[: len(base) - (node.level - 1)]
     return ".".join(base + ([node.module] if node.module else []))
 
 
 def _package_of(module: str) -> str:
-    return module if (ROOT / module.replace(".", "/") / "__init__.py").exists() \
+    return (
+        module
+        if (ROOT / module.replace(".", "/") / "__init__.py").exists()
         else module.rpartition(".")[0]
+    )
 
 
 def test_readme_lists_the_layers_of_the_contract():
@@ -68,8 +74,7 @@ def test_readme_lists_the_layers_of_the_contract():
 def test_importing_nbgraph_loads_no_compiler_or_notebook_machinery():
     heavy = sorted(DEFERRED | {"llvmlite", "anywidget", "graphviz"})
     code = f"import sys, nbgraph; print([m for m in {heavy!r} if m in sys.modules])"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
 
@@ -83,8 +88,9 @@ def test_no_module_imports_a_private_name_of_another_package():
             target = _target(module, node, is_package)
             if not target.startswith("nbgraph"):
                 continue
-            private = [a.name for a in node.names
-                       if a.name.startswith("_") and not a.name.startswith("__")]
+            private = [
+                a.name for a in node.names if a.name.startswith("_") and not a.name.startswith("__")
+            ]
             if private and _package_of(target) != _package_of(module):
                 found.append(f"{module} imports {private} from {target}")
     assert not found

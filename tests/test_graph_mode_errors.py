@@ -262,8 +262,9 @@ def test_variable_from_staged_while_loop_used_after_it():
 
 
 def test_variable_from_unrolled_loop_is_fine():
-    np.testing.assert_array_equal(graph_fn(assigned_in_unrolled_loop)(X),
-                                  assigned_in_unrolled_loop(X))
+    np.testing.assert_array_equal(
+        graph_fn(assigned_in_unrolled_loop)(X), assigned_in_unrolled_loop(X)
+    )
 
 
 def test_error_leaves_no_trace_open_and_repeats():
@@ -464,7 +465,8 @@ def test_assert_with_formatted_message():
         f(-X)
     assert str(info.value) == "got -6.0"
     assert innermost_line(info.value) == line_of(
-        assert_positive, 'assert x.sum() > 0, f"got {x.sum()}"')
+        assert_positive, 'assert x.sum() > 0, f"got {x.sum()}"'
+    )
 
 
 def test_raise_in_data_dependent_branch():

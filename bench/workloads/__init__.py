@@ -61,15 +61,27 @@ ROWS: tuple[Row, ...] = (
     Row("softmax", "softmax"),
     Row("gradient_descent", "gradient_descent"),
     Row("overhead_scalar", "overhead", "make_inputs_scalar", " (scalar float argument)"),
-    Row("overhead_array1", "overhead", "make_inputs_array",
-        " (1-element 1-D float64 array argument)"),
+    Row(
+        "overhead_array1",
+        "overhead",
+        "make_inputs_array",
+        " (1-element 1-D float64 array argument)",
+    ),
     Row("vectorized", "vectorized", measure_by="vectorized:bench"),
     # Pure-Python line tracing: thread settings change nothing, one table is enough.
-    Row("step_recording", "step_recording", measure_by="workloads.step_recording:bench",
-        thread_modes=("pinned",)),
+    Row(
+        "step_recording",
+        "step_recording",
+        measure_by="workloads.step_recording:bench",
+        thread_modes=("pinned",),
+    ),
     # Measured in a one-thread process of its own whatever the table's setting.
-    Row("training_step", "training_step", measure_by="workloads.training_step:bench",
-        thread_modes=("pinned",)),
+    Row(
+        "training_step",
+        "training_step",
+        measure_by="workloads.training_step:bench",
+        thread_modes=("pinned",),
+    ),
 )
 
 
@@ -77,5 +89,6 @@ def row(name: str) -> Row:
     for r in ROWS:
         if r.name == name:
             return r
-    raise KeyError(f"no workload row named {name!r}; choose one of "
-                   f"{', '.join(r.name for r in ROWS)}")
+    raise KeyError(
+        f"no workload row named {name!r}; choose one of {', '.join(r.name for r in ROWS)}"
+    )

@@ -89,8 +89,10 @@ def make_jax_vmap():
 def other_baselines() -> dict[str, Callable]:
     jax, _, _ = _jax.load()
     vmapped = make_jax_vmap()
-    return {"jax, vmap over all starts (a different algorithm: every lane runs to the "
-            "longest sequence)": lambda limit: jax.block_until_ready(vmapped(limit))}
+    return {
+        "jax, vmap over all starts (a different algorithm: every lane runs to the "
+        "longest sequence)": lambda limit: jax.block_until_ready(vmapped(limit))
+    }
 
 
 eager = collatz_total

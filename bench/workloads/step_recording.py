@@ -115,32 +115,48 @@ def measure(rounds: int = ROUNDS) -> dict[str, Any]:
         loops[name] = {
             "plain_median_s": statistics.median(plain),
             "recorded_median_s": statistics.median(recorded),
-            "plain_s": plain, "recorded_s": recorded,
-            "ratio": ratio, "ratio_target": RATIO_TARGET,
+            "plain_s": plain,
+            "recorded_s": recorded,
+            "ratio": ratio,
+            "ratio_target": RATIO_TARGET,
             "ratio_passed": ratio <= RATIO_TARGET,
-            "peak_memory_bytes": peak, "memory_cap_bytes": MEMORY_CAP,
+            "peak_memory_bytes": peak,
+            "memory_cap_bytes": MEMORY_CAP,
             "memory_passed": peak <= MEMORY_CAP,
             "steps_kept": len(recording.steps),
             "notes": recording.notes,
         }
-    return {"description": DESCRIPTION, "iterations": ITERATIONS, "rounds": rounds,
-            "loops": loops}
+    return {"description": DESCRIPTION, "iterations": ITERATIONS, "rounds": rounds, "loops": loops}
 
 
 def table(result: dict[str, Any]) -> dict[str, Any]:
     """The table ``bench/run.py`` prints for this row."""
     mark = {True: "PASS", False: "FAIL"}
     return {
-        "title": f"Step recording (nbgraph.step), median of {result['rounds']} "
-                 "interleaved rounds",
-        "headers": ["loop (10^6 iterations)", "plain", "recorded", "ratio",
-                    f"<={RATIO_TARGET:g}x", "peak memory",
-                    f"<={MEMORY_CAP / 2**20:g} MiB", "steps kept"],
-        "rows": [[name, f"{r['plain_median_s'] * 1e3:.1f} ms",
-                  f"{r['recorded_median_s']:.3f} s", f"{r['ratio']:.1f}x",
-                  mark[r["ratio_passed"]], f"{r['peak_memory_bytes'] / 2**20:.2f} MiB",
-                  mark[r["memory_passed"]], str(r["steps_kept"])]
-                 for name, r in result["loops"].items()],
+        "title": f"Step recording (nbgraph.step), median of {result['rounds']} interleaved rounds",
+        "headers": [
+            "loop (10^6 iterations)",
+            "plain",
+            "recorded",
+            "ratio",
+            f"<={RATIO_TARGET:g}x",
+            "peak memory",
+            f"<={MEMORY_CAP / 2**20:g} MiB",
+            "steps kept",
+        ],
+        "rows": [
+            [
+                name,
+                f"{r['plain_median_s'] * 1e3:.1f} ms",
+                f"{r['recorded_median_s']:.3f} s",
+                f"{r['ratio']:.1f}x",
+                mark[r["ratio_passed"]],
+                f"{r['peak_memory_bytes'] / 2**20:.2f} MiB",
+                mark[r["memory_passed"]],
+                str(r["steps_kept"]),
+            ]
+            for name, r in result["loops"].items()
+        ],
     }
 
 

@@ -40,8 +40,9 @@ def tanh_exp_njit(a, b, c):
     for start in range(0, n, BLOCK):
         stop = min(start + BLOCK, n)
         with numba.objmode():
-            _block(a[start:stop], b[start:stop], c[start:stop], out[start:stop],
-                   tmp[:stop - start])
+            _block(
+                a[start:stop], b[start:stop], c[start:stop], out[start:stop], tmp[: stop - start]
+            )
     return out
 
 
@@ -54,8 +55,9 @@ def tanh_exp_njit_libm(a, b, c):
 
 
 def other_baselines() -> dict[str, Callable]:
-    return {"njit, one loop with scalar libm tanh/exp, plain np.empty_like output":
-            tanh_exp_njit_libm}
+    return {
+        "njit, one loop with scalar libm tanh/exp, plain np.empty_like output": tanh_exp_njit_libm
+    }
 
 
 def make_jax():

@@ -31,8 +31,10 @@ import nbgraph as ng
 from . import _jax
 
 NAME = "training_step"
-DESCRIPTION = ("MLP training step (value_and_grad + SGD update), 64-128-10, batch 256, "
-               "float64, softmax cross-entropy")
+DESCRIPTION = (
+    "MLP training step (value_and_grad + SGD update), 64-128-10, batch 256, "
+    "float64, softmax cross-entropy"
+)
 INPUTS, HIDDEN, CLASSES, BATCH = 64, 128, 10, 256
 LR = 0.1
 ROUNDS = 15
@@ -40,9 +42,13 @@ MIN_SAMPLE_S = 0.02  # a sample loops over steps until it lasts about this long
 TRAJECTORY_STEPS = 20
 CHILD_TIMEOUT_S = 600
 BENCH_DIR = Path(__file__).resolve().parents[1]
-ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
-              "NUMBA_NUM_THREADS": "1",
-              "XLA_FLAGS": "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"}
+ONE_THREAD = {
+    "OPENBLAS_NUM_THREADS": "1",
+    "OMP_NUM_THREADS": "1",
+    "MKL_NUM_THREADS": "1",
+    "NUMBA_NUM_THREADS": "1",
+    "XLA_FLAGS": "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1",
+}
 
 
 def loss_fn(params, x, y):
@@ -107,8 +113,12 @@ def make_jax() -> tuple[Callable, Callable]:
 
 def make_inputs(seed: int = 0) -> tuple[tuple[np.ndarray, ...], np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
-    params = (rng.normal(0.0, 1.0 / np.sqrt(INPUTS), (INPUTS, HIDDEN)), np.zeros(HIDDEN),
-              rng.normal(0.0, 1.0 / np.sqrt(HIDDEN), (HIDDEN, CLASSES)), np.zeros(CLASSES))
+    params = (
+        rng.normal(0.0, 1.0 / np.sqrt(INPUTS), (INPUTS, HIDDEN)),
+        np.zeros(HIDDEN),
+        rng.normal(0.0, 1.0 / np.sqrt(HIDDEN), (HIDDEN, CLASSES)),
+        np.zeros(CLASSES),
+    )
     x = rng.standard_normal((BATCH, INPUTS))
     labels = rng.integers(0, CLASSES, BATCH)
     return params, x, np.eye(CLASSES)[labels]
@@ -169,9 +179,14 @@ def interleaved(steps: dict[str, tuple[Callable, tuple]], rounds: int) -> dict[s
     stats = {}
     for name, ts in times.items():
         q25, q75 = np.percentile(ts, [25, 75])
-        stats[name] = {"median_s": statistics.median(ts), "iqr_s": float(q75 - q25),
-                       "min_s": min(ts), "max_s": max(ts), "samples": len(ts),
-                       "calls_per_sample": inner[name]}
+        stats[name] = {
+            "median_s": statistics.median(ts),
+            "iqr_s": float(q75 - q25),
+            "min_s": min(ts),
+            "max_s": max(ts),
+            "samples": len(ts),
+            "calls_per_sample": inner[name],
+        }
     return stats
 
 
@@ -187,8 +202,7 @@ def measure(rounds: int = ROUNDS) -> dict[str, Any]:
         "cpu": ng.value_and_grad(ng.function(loss_fn, backend="cpu")),
         "numpy": numpy_value_and_grad,
     }
-    steps: dict[str, Callable] = {"interpret": train_step, "cpu": cpu_step,
-                                  "numpy": numpy_step}
+    steps: dict[str, Callable] = {"interpret": train_step, "cpu": cpu_step, "numpy": numpy_step}
     try:
         value_and_grads["jax"], steps["jax"] = make_jax()
     except Exception as exc:  # JAX is optional
@@ -199,8 +213,10 @@ def measure(rounds: int = ROUNDS) -> dict[str, Any]:
     trajectories: dict[str, Any] = {}
     # A fresh compile cache, so that the CPU step's first call is a trace and a compile.
     saved_cache = os.environ.get("NBGRAPH_CACHE_DIR")
-    with tempfile.TemporaryDirectory(prefix="nbgraph-bench-train-") as cache, \
-            warnings.catch_warnings(record=True) as caught:
+    with (
+        tempfile.TemporaryDirectory(prefix="nbgraph-bench-train-") as cache,
+        warnings.catch_warnings(record=True) as caught,
+    ):
         warnings.simplefilter("always")
         os.environ["NBGRAPH_CACHE_DIR"] = cache
         try:
@@ -217,8 +233,9 @@ def measure(rounds: int = ROUNDS) -> dict[str, Any]:
                 os.environ.pop("NBGRAPH_CACHE_DIR", None)
             else:
                 os.environ["NBGRAPH_CACHE_DIR"] = saved_cache
-        warned = sorted({f"{w.category.__name__}: {str(w.message).splitlines()[0]}"
-                         for w in caught})
+        warned = sorted(
+            {f"{w.category.__name__}: {str(w.message).splitlines()[0]}" for w in caught}
+        )
 
     reference = results.get("interpret")
     agreement = {}
@@ -228,8 +245,9 @@ def measure(rounds: int = ROUNDS) -> dict[str, Any]:
         agreement[name] = {
             "loss": difference(value[0], reference[0]),
             "grads": difference(value[1], reference[1]),
-            f"after_{TRAJECTORY_STEPS}_steps": difference(trajectories[name],
-                                                          trajectories["interpret"]),
+            f"after_{TRAJECTORY_STEPS}_steps": difference(
+                trajectories[name], trajectories["interpret"]
+            ),
         }
 
     # JAX's inputs go to the device once, outside the timing, as for every JAX variant.
@@ -246,20 +264,31 @@ def measure(rounds: int = ROUNDS) -> dict[str, Any]:
     graph = cpu_step.graph(*args) if "cpu" in steps else None
     result: dict[str, Any] = {
         "description": DESCRIPTION,
-        "model": {"inputs": INPUTS, "hidden": HIDDEN, "classes": CLASSES, "batch": BATCH,
-                  "dtype": "float64", "lr": LR},
+        "model": {
+            "inputs": INPUTS,
+            "hidden": HIDDEN,
+            "classes": CLASSES,
+            "batch": BATCH,
+            "dtype": "float64",
+            "lr": LR,
+        },
         "variants": timing,
-        "first_call_value_and_grad_s": {k: v for k, v in first_call.items()
-                                        if not k.endswith("_step")},
+        "first_call_value_and_grad_s": {
+            k: v for k, v in first_call.items() if not k.endswith("_step")
+        },
         "agreement_vs_interpret": agreement,
         "ratios": {
             "interpret_vs_cpu": _ratio(median.get("interpret"), median.get("cpu")),
             "cpu_vs_jax": _ratio(median.get("cpu"), median.get("jax")),
             "numpy_vs_cpu": _ratio(median.get("numpy"), median.get("cpu")),
         },
-        "cpu_step_graph": None if graph is None else {
-            "trace_count": cpu_step.trace_count, "nodes": len(graph.all_nodes()),
-            "python_nodes": len(graph.python_nodes)},
+        "cpu_step_graph": None
+        if graph is None
+        else {
+            "trace_count": cpu_step.trace_count,
+            "nodes": len(graph.all_nodes()),
+            "python_nodes": len(graph.python_nodes),
+        },
         "errors": errors,
         "warnings": warned,
         "rounds": rounds,
@@ -285,20 +314,31 @@ def table(result: dict[str, Any]) -> dict[str, Any]:
     for name, stats in result["variants"].items():
         agree = result["agreement_vs_interpret"].get(name)
         first = stats.get("first_call_s")
-        rows.append([
-            LABELS[name], _fmt_time(stats["median_s"]),
-            f"{stats['speedup_vs_interpret']:.2f}x",
-            "-" if first is None else _fmt_time(first),
-            "reference" if agree is None else f"{agree['loss']['max_rel_diff']:.1e}",
-            "reference" if agree is None else f"{agree['grads']['max_rel_diff']:.1e}",
-        ])
+        rows.append(
+            [
+                LABELS[name],
+                _fmt_time(stats["median_s"]),
+                f"{stats['speedup_vs_interpret']:.2f}x",
+                "-" if first is None else _fmt_time(first),
+                "reference" if agree is None else f"{agree['loss']['max_rel_diff']:.1e}",
+                "reference" if agree is None else f"{agree['grads']['max_rel_diff']:.1e}",
+            ]
+        )
     for name, message in result["errors"].items():
         rows.append([LABELS[name], "ERROR", message[:60], "", "", ""])
     return {
-        "title": (f"Training step ({INPUTS}-{HIDDEN}-{CLASSES} MLP, batch {BATCH}, float64), "
-                  f"median per step of {result['rounds']} interleaved rounds"),
-        "headers": ["variant", "per step", "vs interpret", "first step",
-                    "loss rel diff", "grads rel diff"],
+        "title": (
+            f"Training step ({INPUTS}-{HIDDEN}-{CLASSES} MLP, batch {BATCH}, float64), "
+            f"median per step of {result['rounds']} interleaved rounds"
+        ),
+        "headers": [
+            "variant",
+            "per step",
+            "vs interpret",
+            "first step",
+            "loss rel diff",
+            "grads rel diff",
+        ],
         "rows": rows,
     }
 
@@ -322,15 +362,27 @@ def bench() -> dict[str, Any]:
     env = {**os.environ, **ONE_THREAD}
     with tempfile.TemporaryDirectory(prefix="nbgraph-bench-train-") as folder:
         out = Path(folder) / "result.json"
-        code = ("import json, sys; from workloads import training_step as t; "
-                "json.dump(t.measure(), open(sys.argv[1], 'w'))")
-        proc = subprocess.run([sys.executable, "-c", code, str(out)], env=env, text=True,
-                              capture_output=True, cwd=BENCH_DIR, timeout=CHILD_TIMEOUT_S)
+        code = (
+            "import json, sys; from workloads import training_step as t; "
+            "json.dump(t.measure(), open(sys.argv[1], 'w'))"
+        )
+        proc = subprocess.run(
+            [sys.executable, "-c", code, str(out)],
+            env=env,
+            text=True,
+            capture_output=True,
+            cwd=BENCH_DIR,
+            timeout=CHILD_TIMEOUT_S,
+        )
         if proc.returncode != 0 or not out.exists():
             tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or [""]
-            result = {"description": DESCRIPTION, "variants": {}, "rounds": ROUNDS,
-                      "agreement_vs_interpret": {},
-                      "errors": {"interpret": f"the measuring process failed: {tail[0]}"}}
+            result = {
+                "description": DESCRIPTION,
+                "variants": {},
+                "rounds": ROUNDS,
+                "agreement_vs_interpret": {},
+                "errors": {"interpret": f"the measuring process failed: {tail[0]}"},
+            }
         else:
             result = json.loads(out.read_text())
     result["threads"] = ONE_THREAD

@@ -15,8 +15,9 @@ from typing import Any
 
 import numpy as np
 
-DESCRIPTION = ("vectorized NumPy kernels: reductions, norms, softmax, distances, "
-               "layer norm, polynomials, ...")
+DESCRIPTION = (
+    "vectorized NumPy kernels: reductions, norms, softmax, distances, layer norm, polynomials, ..."
+)
 
 # jax.numpy, bound by jax_functions(); the twins below are only called after that.
 jnp: Any = None
@@ -130,14 +131,14 @@ def layer_norm_gelu(x, gamma, beta):
     mu = x.mean(axis=-1, keepdims=True)
     var = ((x - mu) ** 2).mean(axis=-1, keepdims=True)
     y = (x - mu) / np.sqrt(var + 1e-5) * gamma + beta
-    return 0.5 * y * (1.0 + np.tanh(0.7978845608 * (y + 0.044715 * y ** 3)))
+    return 0.5 * y * (1.0 + np.tanh(0.7978845608 * (y + 0.044715 * y**3)))
 
 
 def layer_norm_gelu_jax(x, gamma, beta):
     mu = x.mean(axis=-1, keepdims=True)
     var = ((x - mu) ** 2).mean(axis=-1, keepdims=True)
     y = (x - mu) / jnp.sqrt(var + 1e-5) * gamma + beta
-    return 0.5 * y * (1.0 + jnp.tanh(0.7978845608 * (y + 0.044715 * y ** 3)))
+    return 0.5 * y * (1.0 + jnp.tanh(0.7978845608 * (y + 0.044715 * y**3)))
 
 
 def horner(x, coeffs):
@@ -241,8 +242,7 @@ def leaky_relu_jax(x):
 # ----------------------------------------------------------------------- inputs
 
 
-def _matrix(rows: int, cols: int, seed: int, scale: float,
-            dtype: Any = np.float64) -> np.ndarray:
+def _matrix(rows: int, cols: int, seed: int, scale: float, dtype: Any = np.float64) -> np.ndarray:
     return _rng(seed).standard_normal((_n(rows, scale), _n(cols, scale))).astype(dtype)
 
 
@@ -270,64 +270,156 @@ def _rms_inputs(scale: float) -> tuple[Any, ...]:
 
 
 KERNELS: tuple[Kernel, ...] = (
-    Kernel("row_sums_col_means", row_sums_col_means, row_sums_col_means_jax,
-           lambda s: (_matrix(2000, 1000, 1, s),),
-           "np.sum(x, axis=1), np.mean(x, axis=0); 2000x1000 f64"),
-    Kernel("row_norms", row_norms, row_norms_jax, lambda s: (_matrix(3000, 1000, 2, s),),
-           "np.sqrt(np.sum(x * x, axis=1)); 3000x1000 f64"),
-    Kernel("point_norms", point_norms, point_norms_jax,
-           lambda s: (_matrix(1_000_000, 3, 25, s),),
-           "np.sqrt(np.sum(p * p, axis=1)) of 3-d points: many short rows; 1e6x3 f64"),
-    Kernel("standardize_columns", standardize_columns, standardize_columns_jax,
-           lambda s: (_matrix(2000, 500, 3, s),),
-           "(x - x.mean(0)) / x.std(0); 2000x500 f64"),
-    Kernel("logsumexp_rows", logsumexp_rows, logsumexp_rows_jax,
-           lambda s: (_matrix(1000, 1000, 4, s),),
-           "row logsumexp (max, exp, sum, log); 1000x1000 f64"),
-    Kernel("softmax_float32", softmax_float32, softmax_float32_jax,
-           lambda s: (3.0 * _matrix(2048, 1000, 5, s, np.float32),),
-           "row softmax; 2048x1000 f32"),
-    Kernel("line_fit", line_fit, line_fit_jax, _line_inputs,
-           "least-squares slope and intercept, np.sum(dx * dy) / np.sum(dx * dx); 2e6 f64"),
-    Kernel("pairwise_distances", pairwise_distances, pairwise_distances_jax,
-           lambda s: (_matrix(400, 3, 6, s), _matrix(500, 3, 7, s)),
-           "sqrt(sum((p[:, None] - q[None]) ** 2, -1)); 400x3 vs 500x3 f64"),
-    Kernel("l1_distances", l1_distances, l1_distances_jax,
-           lambda s: (_matrix(200, 16, 8, s), _matrix(300, 16, 9, s)),
-           "sum(abs(a[:, None] - b[None]), -1); 200x16 vs 300x16 f64"),
-    Kernel("layer_norm_gelu", layer_norm_gelu, layer_norm_gelu_jax, _layer_norm_inputs,
-           "layer norm then tanh-GELU; 4096x512 f32"),
-    Kernel("horner", horner, horner_jax,
-           lambda s: (_vector(1_000_000, 10, s),
-                      np.array([0.5, -1.0, 0.25, 2.0, -0.75, 1.5, 0.1, -0.3])),
-           "degree-7 polynomial by Horner's rule (loop over coefficients); 1e6 f64"),
-    Kernel("moving_average", moving_average, moving_average_jax,
-           lambda s: (_vector(2_000_000, 11, s), 50),
-           "moving average of width 50 via np.cumsum; 2e6 f64"),
-    Kernel("clip_scaled", clip_scaled, clip_scaled_jax,
-           lambda s: (_vector(4_000_000, 12, s), -1.0, 1.0),
-           "np.clip(2.5 * x - 0.5, lo, hi); 4e6 f64"),
-    Kernel("cosine_similarity", cosine_similarity, cosine_similarity_jax,
-           lambda s: (_matrix(2000, 500, 13, s), _matrix(2000, 500, 14, s)),
-           "row cosine similarity of two matrices; 2000x500 f64"),
-    Kernel("rms_norm_float32", rms_norm_float32, rms_norm_float32_jax, _rms_inputs,
-           "x / sqrt(mean(x * x, -1) + eps) * w; 4096x512 f32"),
-    Kernel("max_abs_diff", max_abs_diff, max_abs_diff_jax,
-           lambda s: (_vector(4_000_000, 15, s), _vector(4_000_000, 16, s)),
-           "np.max(np.abs(a - b)); 4e6 f64"),
-    Kernel("var_last_axis", var_last_axis, var_last_axis_jax,
-           lambda s: (_matrix(2000, 1000, 17, s),),
-           "np.var(x, axis=-1); 2000x1000 f64"),
-    Kernel("column_ranges", column_ranges, column_ranges_jax,
-           lambda s: (_matrix(2000, 1000, 18, s),),
-           "x.max(axis=0) - x.min(axis=0); 2000x1000 f64"),
-    Kernel("mean_squared_error", mean_squared_error, mean_squared_error_jax,
-           lambda s: (_vector(4_000_000, 19, s), _vector(4_000_000, 22, s)),
-           "np.mean((pred - target) ** 2); 4e6 f64"),
-    Kernel("sigmoid", sigmoid, sigmoid_jax, lambda s: (_vector(2_000_000, 23, s),),
-           "1 / (1 + np.exp(-x)); 2e6 f64"),
-    Kernel("leaky_relu", leaky_relu, leaky_relu_jax, lambda s: (_vector(4_000_000, 24, s),),
-           "np.where(x > 0, x, 0.01 * x); 4e6 f64"),
+    Kernel(
+        "row_sums_col_means",
+        row_sums_col_means,
+        row_sums_col_means_jax,
+        lambda s: (_matrix(2000, 1000, 1, s),),
+        "np.sum(x, axis=1), np.mean(x, axis=0); 2000x1000 f64",
+    ),
+    Kernel(
+        "row_norms",
+        row_norms,
+        row_norms_jax,
+        lambda s: (_matrix(3000, 1000, 2, s),),
+        "np.sqrt(np.sum(x * x, axis=1)); 3000x1000 f64",
+    ),
+    Kernel(
+        "point_norms",
+        point_norms,
+        point_norms_jax,
+        lambda s: (_matrix(1_000_000, 3, 25, s),),
+        "np.sqrt(np.sum(p * p, axis=1)) of 3-d points: many short rows; 1e6x3 f64",
+    ),
+    Kernel(
+        "standardize_columns",
+        standardize_columns,
+        standardize_columns_jax,
+        lambda s: (_matrix(2000, 500, 3, s),),
+        "(x - x.mean(0)) / x.std(0); 2000x500 f64",
+    ),
+    Kernel(
+        "logsumexp_rows",
+        logsumexp_rows,
+        logsumexp_rows_jax,
+        lambda s: (_matrix(1000, 1000, 4, s),),
+        "row logsumexp (max, exp, sum, log); 1000x1000 f64",
+    ),
+    Kernel(
+        "softmax_float32",
+        softmax_float32,
+        softmax_float32_jax,
+        lambda s: (3.0 * _matrix(2048, 1000, 5, s, np.float32),),
+        "row softmax; 2048x1000 f32",
+    ),
+    Kernel(
+        "line_fit",
+        line_fit,
+        line_fit_jax,
+        _line_inputs,
+        "least-squares slope and intercept, np.sum(dx * dy) / np.sum(dx * dx); 2e6 f64",
+    ),
+    Kernel(
+        "pairwise_distances",
+        pairwise_distances,
+        pairwise_distances_jax,
+        lambda s: (_matrix(400, 3, 6, s), _matrix(500, 3, 7, s)),
+        "sqrt(sum((p[:, None] - q[None]) ** 2, -1)); 400x3 vs 500x3 f64",
+    ),
+    Kernel(
+        "l1_distances",
+        l1_distances,
+        l1_distances_jax,
+        lambda s: (_matrix(200, 16, 8, s), _matrix(300, 16, 9, s)),
+        "sum(abs(a[:, None] - b[None]), -1); 200x16 vs 300x16 f64",
+    ),
+    Kernel(
+        "layer_norm_gelu",
+        layer_norm_gelu,
+        layer_norm_gelu_jax,
+        _layer_norm_inputs,
+        "layer norm then tanh-GELU; 4096x512 f32",
+    ),
+    Kernel(
+        "horner",
+        horner,
+        horner_jax,
+        lambda s: (
+            _vector(1_000_000, 10, s),
+            np.array([0.5, -1.0, 0.25, 2.0, -0.75, 1.5, 0.1, -0.3]),
+        ),
+        "degree-7 polynomial by Horner's rule (loop over coefficients); 1e6 f64",
+    ),
+    Kernel(
+        "moving_average",
+        moving_average,
+        moving_average_jax,
+        lambda s: (_vector(2_000_000, 11, s), 50),
+        "moving average of width 50 via np.cumsum; 2e6 f64",
+    ),
+    Kernel(
+        "clip_scaled",
+        clip_scaled,
+        clip_scaled_jax,
+        lambda s: (_vector(4_000_000, 12, s), -1.0, 1.0),
+        "np.clip(2.5 * x - 0.5, lo, hi); 4e6 f64",
+    ),
+    Kernel(
+        "cosine_similarity",
+        cosine_similarity,
+        cosine_similarity_jax,
+        lambda s: (_matrix(2000, 500, 13, s), _matrix(2000, 500, 14, s)),
+        "row cosine similarity of two matrices; 2000x500 f64",
+    ),
+    Kernel(
+        "rms_norm_float32",
+        rms_norm_float32,
+        rms_norm_float32_jax,
+        _rms_inputs,
+        "x / sqrt(mean(x * x, -1) + eps) * w; 4096x512 f32",
+    ),
+    Kernel(
+        "max_abs_diff",
+        max_abs_diff,
+        max_abs_diff_jax,
+        lambda s: (_vector(4_000_000, 15, s), _vector(4_000_000, 16, s)),
+        "np.max(np.abs(a - b)); 4e6 f64",
+    ),
+    Kernel(
+        "var_last_axis",
+        var_last_axis,
+        var_last_axis_jax,
+        lambda s: (_matrix(2000, 1000, 17, s),),
+        "np.var(x, axis=-1); 2000x1000 f64",
+    ),
+    Kernel(
+        "column_ranges",
+        column_ranges,
+        column_ranges_jax,
+        lambda s: (_matrix(2000, 1000, 18, s),),
+        "x.max(axis=0) - x.min(axis=0); 2000x1000 f64",
+    ),
+    Kernel(
+        "mean_squared_error",
+        mean_squared_error,
+        mean_squared_error_jax,
+        lambda s: (_vector(4_000_000, 19, s), _vector(4_000_000, 22, s)),
+        "np.mean((pred - target) ** 2); 4e6 f64",
+    ),
+    Kernel(
+        "sigmoid",
+        sigmoid,
+        sigmoid_jax,
+        lambda s: (_vector(2_000_000, 23, s),),
+        "1 / (1 + np.exp(-x)); 2e6 f64",
+    ),
+    Kernel(
+        "leaky_relu",
+        leaky_relu,
+        leaky_relu_jax,
+        lambda s: (_vector(4_000_000, 24, s),),
+        "np.where(x > 0, x, 0.01 * x); 4e6 f64",
+    ),
 )
 
 # Arguments that fix shapes (sizes, slice widths): static for jax.jit.
@@ -347,5 +439,4 @@ def jax_functions() -> dict[str, Callable[..., Any]]:
     from . import _jax
 
     jax, jnp, _ = _jax.load()
-    return {k.name: jax.jit(k.twin, static_argnums=STATIC_ARGNUMS.get(k.name, ()))
-            for k in KERNELS}
+    return {k.name: jax.jit(k.twin, static_argnums=STATIC_ARGNUMS.get(k.name, ())) for k in KERNELS}

@@ -37,8 +37,7 @@ def _versions() -> str:
     """What compiled code depends on besides its own source: the versions, and the
     backend's own compiled functions that generated code calls (Numba links their
     machine code into each cached graph, so a change to them must not load old code)."""
-    return (f"{sys.version}|{np.__version__}|{numba.__version__}|{__version__}|"
-            f"{_backend_digest()}")
+    return f"{sys.version}|{np.__version__}|{numba.__version__}|{__version__}|{_backend_digest()}"
 
 
 _STAMP = "nbgraph-backend.digest"

@@ -45,8 +45,10 @@ class ValueSummary:
 
     def to_json(self) -> dict[str, Any]:
         """As plain JSON, which has no NaN or infinity: those as text."""
-        return {key: repr(value) if isinstance(value, float) and not math.isfinite(value)
-                else value for key, value in dataclasses.asdict(self).items()}
+        return {
+            key: repr(value) if isinstance(value, float) and not math.isfinite(value) else value
+            for key, value in dataclasses.asdict(self).items()
+        }
 
 
 def summarize(value: Any, runs: int = 1) -> ValueSummary:
@@ -59,8 +61,15 @@ def summarize(value: Any, runs: int = 1) -> ValueSummary:
     if array.size == 0 or array.dtype.kind not in "biuf":
         return ValueSummary(text, runs, shape, str(array.dtype))
     numbers = array.astype(np.float64)
-    return ValueSummary(text, runs, shape, str(array.dtype), float(numbers.min()),
-                        float(numbers.max()), float(numbers.mean()))
+    return ValueSummary(
+        text,
+        runs,
+        shape,
+        str(array.dtype),
+        float(numbers.min()),
+        float(numbers.max()),
+        float(numbers.mean()),
+    )
 
 
 def inspected(graph: Graph, leaves: Sequence[Any]) -> Graph:
@@ -83,7 +92,10 @@ def inspected(graph: Graph, leaves: Sequence[Any]) -> Graph:
         site = site_of(exc)
         failed = site.node if site is not None else None
         where = f" at line {failed.loc.lineno}" if failed is not None and failed.loc else ""
-        warnings.warn(f"nbgraph: graph '{graph.name}' raised {type(exc).__name__}{where}: "
-                      f"{exc}; the graph shows the values computed before", stacklevel=3)
+        warnings.warn(
+            f"nbgraph: graph '{graph.name}' raised {type(exc).__name__}{where}: "
+            f"{exc}; the graph shows the values computed before",
+            stacklevel=3,
+        )
     values = {node: summarize(value, runs[node]) for node, value in last.items()}
     return graph.annotated(values=values, failed_node=failed or graph.failed_node)

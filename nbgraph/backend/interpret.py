@@ -32,8 +32,9 @@ class Interpreter:
     arguments alone (locating an error, recording values) keep every update a copy.
     """
 
-    def __init__(self, graph: Graph, deadline: float | None = None,
-                 writes_in_place: bool = False) -> None:
+    def __init__(
+        self, graph: Graph, deadline: float | None = None, writes_in_place: bool = False
+    ) -> None:
         self.graph = graph
         self.deadline = deadline  # time.monotonic() after which loops give up
         ownership = Ownership(graph) if writes_in_place else None
@@ -79,9 +80,12 @@ class Interpreter:
             return tuple(self._region(then if env[node.inputs[0]] else other, (), env))
         if op is Op.WHILE:
             test, body = node.arg
-            state = [env[i].copy() if (node, k) in self.copy_on_entry and
-                     isinstance(env[i], np.ndarray) else env[i]
-                     for k, i in enumerate(node.inputs)]
+            state = [
+                env[i].copy()
+                if (node, k) in self.copy_on_entry and isinstance(env[i], np.ndarray)
+                else env[i]
+                for k, i in enumerate(node.inputs)
+            ]
             completed = 0
             try:
                 while self._region(test, state, env)[0]:
@@ -138,11 +142,15 @@ def _check_type(node: Node, value: Any) -> None:
     """The reference backend checks every value against its static type: a mismatch is
     a bug in a type rule, and compiled backends would silently misread the value."""
     actual = type_of(value)
-    if isinstance(node.type, TensorType) and actual != node.type and not (
-            actual is not None and _same_scalar(actual, node.type)):
+    if (
+        isinstance(node.type, TensorType)
+        and actual != node.type
+        and not (actual is not None and _same_scalar(actual, node.type))
+    ):
         raise TypeError(
             f"internal error: graph op '{node.label()}' produced {type_of(value)} where "
-            f"{node.type} was inferred; please report this with the function's source")
+            f"{node.type} was inferred; please report this with the function's source"
+        )
 
 
 def _same_scalar(a: TensorType, b: TensorType) -> bool:

@@ -6,8 +6,16 @@ from __future__ import annotations
 
 import ast
 
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef,
-           ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_SCOPES = (
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.Lambda,
+    ast.ClassDef,
+    ast.ListComp,
+    ast.SetComp,
+    ast.DictComp,
+    ast.GeneratorExp,
+)
 LOOPS = (ast.For, ast.While, ast.AsyncFor)
 
 
@@ -38,11 +46,26 @@ def assigned_names(nodes: list[ast.AST]) -> list[str]:
 
 
 # Methods that change their list, dict or set in place.
-MUTATING_METHODS = frozenset({
-    "append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse", "update",
-    "setdefault", "popitem", "add", "discard", "difference_update",
-    "intersection_update", "symmetric_difference_update",
-})
+MUTATING_METHODS = frozenset(
+    {
+        "append",
+        "extend",
+        "insert",
+        "pop",
+        "remove",
+        "clear",
+        "sort",
+        "reverse",
+        "update",
+        "setdefault",
+        "popitem",
+        "add",
+        "discard",
+        "difference_update",
+        "intersection_update",
+        "symmetric_difference_update",
+    }
+)
 
 
 def root_name(target: ast.expr) -> str | None:
@@ -58,15 +81,19 @@ def mutated_names(nodes: list[ast.AST]) -> list[str]:
     found: set[str] = set()
     for node in walk_scope(nodes):
         targets: list[ast.expr] = []
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
-                node.func.attr in MUTATING_METHODS:
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in MUTATING_METHODS
+        ):
             targets = [node.func.value]
         elif _is_operator_call(node, "set_attribute"):  # a converted x.attr = v
             targets = [node.args[0]]
         elif isinstance(node, ast.Assign):
             targets = [t for t in node.targets if isinstance(t, (ast.Subscript, ast.Attribute))]
-        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and \
-                isinstance(node.target, (ast.Subscript, ast.Attribute)):
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and isinstance(
+            node.target, (ast.Subscript, ast.Attribute)
+        ):
             targets = [node.target.value]
         elif isinstance(node, ast.Delete):
             targets = [t for t in node.targets if isinstance(t, (ast.Subscript, ast.Attribute))]
@@ -80,9 +107,12 @@ def mutated_names(nodes: list[ast.AST]) -> list[str]:
 def captured_names(fn: ast.FunctionDef) -> set[str]:
     """Locals of fn that a lambda or def of the user's inside it reads (an over-estimate:
     any name used inside them)."""
-    inner = [n for n in walk_scope(fn.body) if isinstance(n, (ast.Lambda, ast.FunctionDef,
-                                                                ast.AsyncFunctionDef))
-             and not getattr(n, "_nbg_generated", False)]
+    inner = [
+        n
+        for n in walk_scope(fn.body)
+        if isinstance(n, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef))
+        and not getattr(n, "_nbg_generated", False)
+    ]
     used: set[str] = set()
     for scope in inner:
         own = parameter_names(scope)  # type: ignore[arg-type]
@@ -177,6 +207,10 @@ def _stmt_exits(stmt: ast.stmt) -> bool:
 
 def _is_operator_call(node: ast.AST, name: str) -> bool:
     """Whether node is a call of ``ag__.<name>`` that a converter put there."""
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
-        node.func.attr == name and isinstance(node.func.value, ast.Name) and \
-        node.func.value.id == "ag__"
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == name
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == "ag__"
+    )

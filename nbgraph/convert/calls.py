@@ -80,8 +80,9 @@ def _graph_args(args: tuple, kwargs: dict) -> bool:
 
 def _list_to_array(fn: Callable, lst: TracedList, *args: Any, **kwargs: Any) -> Any:
     if args:
-        raise StagingError(f"{fn.__name__}(list, ...) with extra positional arguments",
-                           user_location())
+        raise StagingError(
+            f"{fn.__name__}(list, ...) with extra positional arguments", user_location()
+        )
     elem = lst.type.elem
     empty = None
     if isinstance(elem, TensorType) and "dtype" not in kwargs:
@@ -99,9 +100,12 @@ def _stage_len(value: Any) -> Any:
 
 def _extremum(fn: Callable) -> Callable:
     """max/min of graph numbers: the promoted type whichever value wins."""
+
     def stage(*args: Any, **kwargs: Any) -> Any:
-        numbers = all((is_graph_value(a) and a.type.ndim == 0) or isinstance(
-            a, (int, float, np.number)) for a in args)
+        numbers = all(
+            (is_graph_value(a) and a.type.ndim == 0) or isinstance(a, (int, float, np.number))
+            for a in args
+        )
         if len(args) > 1 and numbers and not kwargs:
             return call(runtime.extremum, fn, *args)
         return call(fn, *args, **kwargs)
@@ -198,15 +202,20 @@ def _unconverted_call_error(fn: Any, args: tuple) -> StagingError:
     """A call of code nbgraph neither converts nor stages failed on a graph value."""
     name = getattr(fn, "__qualname__", None) or type(fn).__name__
     value = next(a for a in args if _graph_args((a,), {}))
-    what = ("a string formatted from graph values" if isinstance(value, Text) else
-            f"a {value.type.describe()} graph value" if is_graph_value(value) else
-            "a container holding graph values")
+    what = (
+        "a string formatted from graph values"
+        if isinstance(value, Text)
+        else f"a {value.type.describe()} graph value"
+        if is_graph_value(value)
+        else "a container holding graph values"
+    )
     return StagingError(
         f"{name}() got {what}, which is only known when the graph runs; nbgraph "
         f"converts your own functions and stages NumPy and math calls, but {name} is "
         "neither, so it needs values known while tracing: call it outside the graph "
         "function, or pass its inputs as static arguments (static_argnames)",
-        user_location())
+        user_location(),
+    )
 
 
 def _hashable(fn: Any) -> bool:
@@ -223,8 +232,11 @@ def _is_stageable(fn: Any) -> bool:
         return True
     module = getattr(fn, "__module__", None) or ""
     if module.startswith("numpy.random"):
-        raise StagingError("NumPy random functions are not supported in graph mode: "
-                           "draw the random numbers outside and pass them in", user_location())
+        raise StagingError(
+            "NumPy random functions are not supported in graph mode: "
+            "draw the random numbers outside and pass them in",
+            user_location(),
+        )
     return module.startswith("numpy") or module in (math.__name__, cmath.__name__)
 
 
@@ -233,7 +245,9 @@ def _call_user_function(fn: Callable, args: tuple, kwargs: dict) -> Any:
     if inspect.isgeneratorfunction(target):
         raise ConversionError(
             f"{target.__name__} is a generator function; graph mode cannot express "
-            "generators (yield). Build a list or an array instead.", user_location())
+            "generators (yield). Build a list or an array instead.",
+            user_location(),
+        )
     converted = convert(target)
     _record_globals(target)
     if inspect.ismethod(fn):
@@ -248,7 +262,9 @@ def _entered(fn: Callable) -> Iterator[None]:
     if fn.__code__ in _stack.codes:
         raise ConversionError(
             f"recursive call to {fn.__name__}: graph mode cannot express recursion. "
-            "Rewrite it as a loop, or call it outside the graph function.", user_location())
+            "Rewrite it as a loop, or call it outside the graph function.",
+            user_location(),
+        )
     _stack.codes.append(fn.__code__)
     try:
         yield
@@ -276,7 +292,8 @@ def _record_helper(fn: Any) -> None:
         return
     namespace = target.__globals__
     if namespace.get(target.__name__) is fn and not any(
-            isinstance(b, Binding) and b.function is fn for b in _stack.helpers):
+        isinstance(b, Binding) and b.function is fn for b in _stack.helpers
+    ):
         _stack.helpers.append(Binding(fn, namespace, target.__name__))
 
 

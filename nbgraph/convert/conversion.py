@@ -45,8 +45,14 @@ _sources: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 def _as_function_def(node: ast.FunctionDef | ast.Lambda) -> ast.FunctionDef:
     if isinstance(node, ast.FunctionDef):
         return node
-    fn = ast.FunctionDef(name="lambda_", args=node.args, decorator_list=[], returns=None,
-                         body=[ast.Return(value=node.body)], type_params=[])
+    fn = ast.FunctionDef(
+        name="lambda_",
+        args=node.args,
+        decorator_list=[],
+        returns=None,
+        body=[ast.Return(value=node.body)],
+        type_params=[],
+    )
     for child in (fn, fn.body[0]):
         ast.copy_location(child, node)
     return fn
@@ -58,9 +64,15 @@ def _check_supported(fn: Callable, node: ast.FunctionDef) -> None:
             raise ConversionError(
                 f"{fn.__name__} is a generator (it uses yield); graph mode cannot express "
                 "generators. Build a list or an array instead.",
-                Loc(fn.__code__.co_filename, inner.lineno, inner.col_offset,
-                    inner.end_col_offset, fn.__qualname__,
-                    function_line=fn.__code__.co_firstlineno))
+                Loc(
+                    fn.__code__.co_filename,
+                    inner.lineno,
+                    inner.col_offset,
+                    inner.end_col_offset,
+                    fn.__qualname__,
+                    function_line=fn.__code__.co_firstlineno,
+                ),
+            )
 
 
 def convert_ast(fn: Callable) -> tuple[ast.FunctionDef, Namer]:
@@ -70,8 +82,9 @@ def convert_ast(fn: Callable) -> tuple[ast.FunctionDef, Namer]:
     _check_supported(fn, node)
     node.decorator_list = []
     node.args.defaults = [ast.Constant(value=None) for _ in node.args.defaults]
-    node.args.kw_defaults = [None if d is None else ast.Constant(value=None)
-                             for d in node.args.kw_defaults]
+    node.args.kw_defaults = [
+        None if d is None else ast.Constant(value=None) for d in node.args.kw_defaults
+    ]
     namer = Namer(all_names(node) | {"ag__", FACTORY, CONVERTED})
     pipeline = [
         ListConverter(namer),
@@ -119,25 +132,37 @@ def convert(fn: Callable) -> Callable:
     code = fn.__code__
     factory = ast.FunctionDef(
         name=FACTORY,
-        args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=a) for a in
-                                                  ("ag__", *code.co_freevars)],
-                           kwonlyargs=[], kw_defaults=[], defaults=[]),
+        args=ast.arguments(
+            posonlyargs=[],
+            args=[ast.arg(arg=a) for a in ("ag__", *code.co_freevars)],
+            kwonlyargs=[],
+            kw_defaults=[],
+            defaults=[],
+        ),
         body=[node, ast.Return(value=ast.Name(id=node.name, ctx=ast.Load()))],
-        decorator_list=[], returns=None, type_params=[],
+        decorator_list=[],
+        returns=None,
+        type_params=[],
     )
     ast.copy_location(factory, node)
     ast.fix_missing_locations(factory)
-    generated = {n.name for n in ast.walk(node) if isinstance(n, ast.FunctionDef)
-                 and is_generated(n)} | {"<lambda>"}
+    generated = {
+        n.name for n in ast.walk(node) if isinstance(n, ast.FunctionDef) and is_generated(n)
+    } | {"<lambda>"}
     module_code = compile(ast.Module(body=[factory], type_ignores=[]), code.co_filename, "exec")
     register_machinery(module_code)  # the factory: nbgraph's code under the user's name
     namespace: dict = {}
     exec(module_code, fn.__globals__, namespace)
     made = namespace[FACTORY](_runtime[0], *(None for _ in code.co_freevars))
     converted = types.FunctionType(
-        _named_as_user(made.__code__.replace(co_name=fn.__name__, co_qualname=fn.__qualname__),
-                       generated, fn),
-        fn.__globals__, fn.__name__, None, _shared_closure(made, fn))
+        _named_as_user(
+            made.__code__.replace(co_name=fn.__name__, co_qualname=fn.__qualname__), generated, fn
+        ),
+        fn.__globals__,
+        fn.__name__,
+        None,
+        _shared_closure(made, fn),
+    )
     register_code(converted.__code__, frozenset(namer.generated))
     converted.__defaults__ = fn.__defaults__
     converted.__kwdefaults__ = fn.__kwdefaults__
@@ -162,14 +187,15 @@ def _named_as_user(code: types.CodeType, generated: set[str], fn: Callable) -> t
     return _renamed(code, generated, fn.__name__, fn.__qualname__)
 
 
-def _renamed(code: types.CodeType, generated: set[str], name: str, qualname: str
-             ) -> types.CodeType:
+def _renamed(code: types.CodeType, generated: set[str], name: str, qualname: str) -> types.CodeType:
     if code.co_name in generated:
         code = code.replace(co_name=name, co_qualname=qualname)
     else:  # the user's function (or a def of theirs): its bodies take its name
         name, qualname = code.co_name, code.co_qualname
-    consts = tuple(_renamed(c, generated, name, qualname) if isinstance(c, types.CodeType)
-                   else c for c in code.co_consts)
+    consts = tuple(
+        _renamed(c, generated, name, qualname) if isinstance(c, types.CodeType) else c
+        for c in code.co_consts
+    )
     return code.replace(co_consts=consts)
 
 
@@ -177,8 +203,10 @@ def _shared_closure(made: Callable, fn: Callable) -> tuple:
     """The converted function's closure: ``ag__``'s cell, and fn's own cells for the
     variables fn reads from enclosing functions, so it sees them change, as fn does."""
     cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
-    return tuple(cells.get(name, cell)
-                 for name, cell in zip(made.__code__.co_freevars, made.__closure__ or ()))
+    return tuple(
+        cells.get(name, cell)
+        for name, cell in zip(made.__code__.co_freevars, made.__closure__ or ())
+    )
 
 
 def to_code(fn: Callable) -> str:

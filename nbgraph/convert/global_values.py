@@ -70,5 +70,21 @@ def _names(code: types.CodeType) -> set[str]:
 
 def _is_data(value: Any) -> bool:
     return not (callable(value) or isinstance(value, (types.ModuleType, type))) and (
-        isinstance(value, (int, float, complex, str, bytes, tuple, list, dict, set,
-                           frozenset, np.ndarray, np.generic)))
+        isinstance(
+            value,
+            (
+                int,
+                float,
+                complex,
+                str,
+                bytes,
+                tuple,
+                list,
+                dict,
+                set,
+                frozenset,
+                np.ndarray,
+                np.generic,
+            ),
+        )
+    )

@@ -43,7 +43,9 @@ def retval(value: Any, returned: Any = True, last_line: int = 0) -> Any:
             "one happens depends on a value known only when the graph runs; a graph cannot "
             "return None. "
             "Return a value on every path (e.g. a final return statement), or call "
-            f"{name}.eager(...) to run it as plain Python", loc)
+            f"{name}.eager(...) to run it as plain Python",
+            loc,
+        )
     if returned is False:
         return None
     check_defined(value)

@@ -26,8 +26,10 @@ def _source_lines(fn: Callable) -> tuple[list[str], int]:
             raise ConversionError(
                 f"cannot read the source of {fn.__qualname__} (defined in {code.co_filename}); "
                 "graph mode converts source code, so define the function in a file or a "
-                "notebook cell", Loc(code.co_filename, code.co_firstlineno)) from None
-        return inspect.getblock(lines[code.co_firstlineno - 1:]), code.co_firstlineno
+                "notebook cell",
+                Loc(code.co_filename, code.co_firstlineno),
+            ) from None
+        return inspect.getblock(lines[code.co_firstlineno - 1 :]), code.co_firstlineno
 
 
 def parse_function(fn: Callable) -> ast.FunctionDef | ast.Lambda:
@@ -51,11 +53,15 @@ def parse_function(fn: Callable) -> ast.FunctionDef | ast.Lambda:
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if isinstance(node, ast.AsyncFunctionDef):
-                raise ConversionError(f"{fn.__name__} is async; graph mode cannot convert it",
-                                      Loc(fn.__code__.co_filename, node.lineno))
+                raise ConversionError(
+                    f"{fn.__name__} is async; graph mode cannot convert it",
+                    Loc(fn.__code__.co_filename, node.lineno),
+                )
             return node
-    raise ConversionError(f"cannot find the definition of {fn.__qualname__} in its source",
-                          Loc(fn.__code__.co_filename, start))
+    raise ConversionError(
+        f"cannot find the definition of {fn.__qualname__} in its source",
+        Loc(fn.__code__.co_filename, start),
+    )
 
 
 def _find_lambda(fn: Callable, lines: list[str], start: int) -> ast.Lambda:
@@ -72,5 +78,6 @@ def _find_lambda(fn: Callable, lines: list[str], start: int) -> ast.Lambda:
             if isinstance(node, ast.Lambda) and [a.arg for a in node.args.args] == params:
                 ast.increment_lineno(node, start - 1)
                 return node
-    raise ConversionError(f"cannot find the source of the lambda at line {start}",
-                          Loc(code.co_filename, start))
+    raise ConversionError(
+        f"cannot find the source of the lambda at line {start}", Loc(code.co_filename, start)
+    )

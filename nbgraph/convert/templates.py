@@ -18,8 +18,7 @@ def _set_location(node: ast.AST, origin: ast.AST) -> None:
             child.col_offset = getattr(origin, "col_offset", 0)
             single_line = getattr(origin, "end_lineno", None) == child.lineno
             child.end_lineno = child.lineno
-            child.end_col_offset = (origin.end_col_offset if single_line
-                                    else child.col_offset + 1)
+            child.end_col_offset = origin.end_col_offset if single_line else child.col_offset + 1
 
 
 class _Substitute(ast.NodeTransformer):
@@ -39,8 +38,9 @@ class _Substitute(ast.NodeTransformer):
         if isinstance(new, ast.Name):
             new = ast.Name(id=new.id, ctx=node.ctx)
         elif isinstance(new, (ast.Tuple, ast.List)) and isinstance(node.ctx, ast.Store):
-            new = type(new)(elts=[ast.Name(id=e.id, ctx=ast.Store()) for e in new.elts],
-                            ctx=ast.Store())
+            new = type(new)(
+                elts=[ast.Name(id=e.id, ctx=ast.Store()) for e in new.elts], ctx=ast.Store()
+            )
         return new
 
     def visit_Expr(self, node: ast.Expr) -> Any:

@@ -55,7 +55,7 @@ class Ax:
     ndim: int = 0  # of the value, where a rule needs it (index entries)
 
     def __eq__(self, other: object) -> bool:  # MIXED values are alike whatever the cause
-        return (isinstance(other, Ax) and self.kind == other.kind and self.pos == other.pos)
+        return isinstance(other, Ax) and self.kind == other.kind and self.pos == other.pos
 
     def __hash__(self) -> int:
         return hash((self.kind, self.pos))
@@ -72,9 +72,27 @@ def mixed(cause: Node | None) -> Ax:
     return Ax("mixed", 0, cause)
 
 
-_SAME_SHAPE = frozenset({"astype", "copy", "clip", "round", "around", "conj", "conjugate",
-                         "where", "isclose", "nan_to_num", "zeros_like", "ones_like",
-                         "empty_like", "full_like", "real", "imag", "fabs"})
+_SAME_SHAPE = frozenset(
+    {
+        "astype",
+        "copy",
+        "clip",
+        "round",
+        "around",
+        "conj",
+        "conjugate",
+        "where",
+        "isclose",
+        "nan_to_num",
+        "zeros_like",
+        "ones_like",
+        "empty_like",
+        "full_like",
+        "real",
+        "imag",
+        "fabs",
+    }
+)
 _CREATION = frozenset({"zeros", "ones", "empty", "full"})
 _PASS_THROUGH = frozenset({runtime.retype, runtime.coerce, runtime.astype, bool, int, float})
 
@@ -156,8 +174,11 @@ class _Walk:
             state[counter] = INDEX
         for _ in range(8):
             # in a loop over rows, a row's value carried to the next row mixes rows
-            inside = state if counter is None else [
-                mixed(node) if v in (ROW, ROWS) else v for v in state]
+            inside = (
+                state
+                if counter is None
+                else [mixed(node) if v in (ROW, ROWS) else v for v in state]
+            )
             for params in (test.params, body.params):
                 for param, value in zip(params, inside):
                     self.env[param] = value
@@ -171,8 +192,10 @@ class _Walk:
                 new = [_join(v, ROW, node) for v in new]
             elif proceed != FREE:
                 return [proceed if proceed.kind == "mixed" else mixed(node)] * len(init)
-            new = [FREE if k in tokens else _join(s, v, node)
-                   for k, (s, v) in enumerate(zip(state, new))]
+            new = [
+                FREE if k in tokens else _join(s, v, node)
+                for k, (s, v) in enumerate(zip(state, new))
+            ]
             if new == state:
                 break
             state = new
@@ -199,17 +222,26 @@ class _Walk:
         cond = test.results[0]
         if cond.op is Op.CALL and cond.arg.fn is bool:
             cond = cond.inputs[0]
-        if not (cond.op is Op.CALL and cond.arg.fn is operator.lt
-                and len(cond.inputs) == 2 and cond.inputs[0] in test.params):
+        if not (
+            cond.op is Op.CALL
+            and cond.arg.fn is operator.lt
+            and len(cond.inputs) == 2
+            and cond.inputs[0] in test.params
+        ):
             return None
         bound = self.env.get(cond.inputs[1])
         slot = test.params.index(cond.inputs[0])
         start, step = node.inputs[slot], body.results[slot]
-        if bound != EXTENT or not (start.op is Op.CONST and type(start.arg) is int
-                                   and start.arg == 0):
+        if bound != EXTENT or not (
+            start.op is Op.CONST and type(start.arg) is int and start.arg == 0
+        ):
             return None
-        if not (step.op is Op.CALL and step.arg.fn is operator.add
-                and step.inputs == (body.params[slot],) and step.arg.args[1:] == (1,)):
+        if not (
+            step.op is Op.CALL
+            and step.arg.fn is operator.add
+            and step.inputs == (body.params[slot],)
+            and step.arg.args[1:] == (1,)
+        ):
             return None
         return slot
 
@@ -264,8 +296,7 @@ def _axes(axis: Any, ndim: int) -> set[int] | None:
 
 def _along_axis(node: Node, facts: AxisFunction, args: tuple, kwargs: dict) -> Ax:
     x = args[0]
-    if not isinstance(x, Ax) or x.kind != "aligned" or any(
-            isinstance(a, Ax) for a in args[1:]):
+    if not isinstance(x, Ax) or x.kind != "aligned" or any(isinstance(a, Ax) for a in args[1:]):
         return mixed(node)
     axis = kwargs.get("axis", args[1] if len(args) > 1 else facts.default_axis)
     axes = _axes(axis, _ndim(node.inputs[0]))
@@ -279,8 +310,9 @@ def _along_axis(node: Node, facts: AxisFunction, args: tuple, kwargs: dict) -> A
 def _creation(node: Node, shape: Any) -> Ax:
     items = shape if isinstance(shape, tuple) else (shape,)
     found = [k for k, v in enumerate(items) if v == EXTENT]
-    others_free = all(not isinstance(v, Ax) or v == FREE for k, v in enumerate(items)
-                      if k not in found)
+    others_free = all(
+        not isinstance(v, Ax) or v == FREE for k, v in enumerate(items) if k not in found
+    )
     return aligned(found[0]) if len(found) == 1 and others_free else mixed(node)
 
 
@@ -293,14 +325,15 @@ def _index_entries(index: Any, ndim: int) -> list[Any] | None:
     if Ellipsis in entries:
         at = entries.index(Ellipsis)
         used = sum(e is not None for e in entries) - 1
-        entries[at:at + 1] = [slice(None)] * (ndim - used)
+        entries[at : at + 1] = [slice(None)] * (ndim - used)
     used = sum(e is not None for e in entries)
     return entries + [slice(None)] * (ndim - used) if used <= ndim else None
 
 
 def _is_scalar_index(entry: Any) -> bool:
     return isinstance(entry, int | np.integer) or (
-        isinstance(entry, Ax) and entry.ndim == 0 and entry.kind in ("free", "row", "index"))
+        isinstance(entry, Ax) and entry.ndim == 0 and entry.kind in ("free", "row", "index")
+    )
 
 
 def _getitem(node: Node, args: tuple, kwargs: dict) -> Ax:
@@ -371,7 +404,7 @@ def _setitem(node: Node, args: tuple, kwargs: dict) -> Ax:
     if entries is None or None in entries:
         return mixed(node)
     target = entries[x.pos]
-    others = entries[:x.pos] + entries[x.pos + 1:]
+    others = entries[: x.pos] + entries[x.pos + 1 :]
     if not all(_whole_free(e) or e == ROW for e in others):
         return mixed(node)
     if target == INDEX and value in (FREE, ROW):
@@ -379,7 +412,7 @@ def _setitem(node: Node, args: tuple, kwargs: dict) -> Ax:
     if target == slice(None) and value == FREE:
         return x
     if target == slice(None) and isinstance(value, Ax) and value.kind == "aligned":
-        view_pos = x.pos - sum(_is_scalar_index(e) for e in entries[:x.pos])
+        view_pos = x.pos - sum(_is_scalar_index(e) for e in entries[: x.pos])
         view_ndim = sum(not _is_scalar_index(e) for e in entries)
         if value.pos + view_ndim - _ndim(node.inputs[-1]) == view_pos:
             return x
@@ -419,8 +452,14 @@ def _list_len(node: Node, args: tuple, kwargs: dict) -> Ax:
 
 
 _RULES = {
-    operator.getitem: _getitem, runtime.setitem: _setitem, runtime.shape_dim: _shape_dim,
+    operator.getitem: _getitem,
+    runtime.setitem: _setitem,
+    runtime.shape_dim: _shape_dim,
     len: lambda node, args, kwargs: _shape_dim(node, (args[0], 0), kwargs),
-    runtime.range_len: _range_len, operator.matmul: _matmul, np.matmul: _matmul,
-    np.dot: _matmul, runtime.list_to_array: _list_to_array, runtime.list_len: _list_len,
+    runtime.range_len: _range_len,
+    operator.matmul: _matmul,
+    np.matmul: _matmul,
+    np.dot: _matmul,
+    runtime.list_to_array: _list_to_array,
+    runtime.list_len: _list_len,
 }

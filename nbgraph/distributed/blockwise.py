@@ -49,13 +49,22 @@ def call_blockwise(fn: GraphFunction, args: tuple, kwargs: dict) -> da.Array:
     for leaf, index in zip(leaves, plan.in_index):
         pairs += [leaf, index]
     return da.blockwise(
-        BlockCall(fn, tree, statics), plan.out_index, *pairs, dtype=plan.dtype,
-        meta=np.empty((0,) * len(plan.out_index), plan.dtype), new_axes=plan.new_axes,
-        concatenate=True, align_arrays=True, token=f"nbgraph-{fn.__name__}")
+        BlockCall(fn, tree, statics),
+        plan.out_index,
+        *pairs,
+        dtype=plan.dtype,
+        meta=np.empty((0,) * len(plan.out_index), plan.dtype),
+        new_axes=plan.new_axes,
+        concatenate=True,
+        align_arrays=True,
+        token=f"nbgraph-{fn.__name__}",
+    )
 
 
-BLOCK_NOTE = ("(raised by a Dask task running the graph function on one block: loop "
-              "iterations and positions above count from the start of that block)")
+BLOCK_NOTE = (
+    "(raised by a Dask task running the graph function on one block: loop "
+    "iterations and positions above count from the start of that block)"
+)
 
 
 class BlockCall:
@@ -75,7 +84,6 @@ class BlockCall:
         except Exception as exc:
             exc.add_note(BLOCK_NOTE)
             raise
-
 
     def __repr__(self) -> str:  # names the tasks in Dask's dashboard and errors
         return f"nbgraph.function {self.fn.__qualname__} on blocks"
@@ -111,8 +119,9 @@ def plan_blocks(graph: Graph, leaves: list[Any], names: list[str]) -> BlockPlan:
         index = []
         for axis in range(a.ndim):
             d = width - a.ndim + axis
-            longest = max(b.shape[axis - a.ndim + b.ndim] for b in arrays.values()
-                          if b.ndim >= a.ndim - axis)
+            longest = max(
+                b.shape[axis - a.ndim + b.ndim] for b in arrays.values() if b.ndim >= a.ndim - axis
+            )
             if a.shape[axis] == 1 and longest != 1:  # broadcast: passed whole
                 index.append(next(letters))
             else:
@@ -127,8 +136,9 @@ def plan_blocks(graph: Graph, leaves: list[Any], names: list[str]) -> BlockPlan:
         if value.kind == "aligned" and out[value.pos] is None:
             out[value.pos] = dims[d]
         elif split:
-            i, axis = next((i, axis) for i, axis in members[d].items()
-                           if arrays[i].numblocks[axis] > 1)
+            i, axis = next(
+                (i, axis) for i, axis in members[d].items() if arrays[i].numblocks[axis] > 1
+            )
             raise _refusal(graph, value, names[i], axis, arrays[i].numblocks[axis])
     new_axes = {}
     for k, letter in enumerate(out):
@@ -147,15 +157,15 @@ def _single_array_result(graph: Graph) -> TensorType:
             f"{'a scalar' if isinstance(rtype, TensorType) else 'several values'}: on Dask "
             "arrays a graph function runs block by block and must return one array with "
             "the split axes; for a total over blocks use "
-            "nbgraph.distributed.map_reduce(chunk_fn, combine_fn, x)")
+            "nbgraph.distributed.map_reduce(chunk_fn, combine_fn, x)"
+        )
     return rtype
 
 
 def _refusal(graph: Graph, value: Any, name: str, axis: int, blocks: int) -> BlockwiseError:
     cause: Node | None = value.cause if value.kind == "mixed" else None
     if cause is not None and cause.loc is not None:
-        why = (f"line {cause.loc.lineno} ({_source(cause.loc)}) combines values across "
-               "that axis")
+        why = f"line {cause.loc.lineno} ({_source(cause.loc)}) combines values across that axis"
     elif value.kind == "free":
         why = "its result does not run along that axis"
     else:
@@ -166,14 +176,15 @@ def _refusal(graph: Graph, value: Any, name: str, axis: int, blocks: int) -> Blo
         f"a different result.  Rechunk so that axis is one chunk "
         f"({name}.rechunk({{{axis}: -1}})), or compute a total over blocks with "
         "nbgraph.distributed.map_reduce(chunk_fn, combine_fn, ...)",
-        cause.loc if cause is not None else None)
+        cause.loc if cause is not None else None,
+    )
 
 
 def _source(loc: Loc) -> str:
     """The expression at ``loc`` as written (the whole line when columns are unknown)."""
     line = linecache.getline(loc.filename, loc.lineno)
     if loc.end_col is not None and loc.end_col > loc.col:
-        line = line.encode()[loc.col:loc.end_col].decode(errors="replace")
+        line = line.encode()[loc.col : loc.end_col].decode(errors="replace")
     return f"`{line.strip()}`"
 
 
@@ -190,10 +201,10 @@ def _leaf_names(fn: GraphFunction, dyn: tuple, dyn_kw: dict) -> list[str]:
     """A name per leaf for messages: the parameter, with ``[i]`` inside containers."""
     dynamic = [p for p in fn.signature.parameters if p not in fn.static_argnames]
     names: list[str] = []
-    named = [(dynamic[i] if i < len(dynamic) else f"argument {i + 1}", v)
-             for i, v in enumerate(dyn)] + list(dyn_kw.items())
+    named = [
+        (dynamic[i] if i < len(dynamic) else f"argument {i + 1}", v) for i, v in enumerate(dyn)
+    ] + list(dyn_kw.items())
     for name, value in named:
         count = len(flatten(value, is_leaf=is_leaf)[0])
         names += [name] if count == 1 else [f"{name}[{k}]" for k in range(count)]
     return names
-

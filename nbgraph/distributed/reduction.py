@@ -25,8 +25,9 @@ if TYPE_CHECKING:
     import dask.array as da
 
 
-def map_reduce(chunk: Callable, combine: Callable, *args: Any, split_every: int = 8,
-               **kwargs: Any) -> da.Array:
+def map_reduce(
+    chunk: Callable, combine: Callable, *args: Any, split_every: int = 8, **kwargs: Any
+) -> da.Array:
     """A Dask array (lazy) of ``combine`` over the partials ``chunk`` gives per block.
 
     ``chunk(*blocks, **kwargs)`` gets one block of each Dask array among ``args``
@@ -51,34 +52,42 @@ def map_reduce(chunk: Callable, combine: Callable, *args: Any, split_every: int 
         raise TypeError("map_reduce needs at least one Dask array among its arguments")
     arrays = da.core.unify_chunks(*[x for a in arrays for x in (a, _index(a))])[1]
     if len({a.numblocks for a in arrays}) > 1:
-        raise BlockwiseError("map_reduce needs Dask arrays with the same number of "
-                             "dimensions and chunks")
+        raise BlockwiseError(
+            "map_reduce needs Dask arrays with the same number of dimensions and chunks"
+        )
     metas = [block_meta(leaf) if is_dask_array(leaf) else leaf for leaf in leaves]
     partial = _result_type(chunk_fn, *unflatten(tree, metas), statics)
-    combined = _result_type(combine_fn, (np.empty((0,) * (partial.ndim + 1), partial.dtype),),
-                            {}, ())
+    combined = _result_type(
+        combine_fn, (np.empty((0,) * (partial.ndim + 1), partial.dtype),), {}, ()
+    )
     if (combined.dtype, combined.ndim) != (partial.dtype, partial.ndim):
         raise BlockwiseError(
             f"combine ({combine_fn.__qualname__}) must return what chunk "
             f"({chunk_fn.__qualname__}) does, a {partial.dtype} {partial.ndim}-d value; it "
-            f"returns a {combined.dtype} {combined.ndim}-d one")
+            f"returns a {combined.dtype} {combined.ndim}-d one"
+        )
     blocks = [a.to_delayed().ravel() for a in arrays]
     run_chunk = dask.delayed(BlockCall(chunk_fn, tree, statics))
     run_combine = dask.delayed(_Combine(combine_fn))
     partials = []
     for k in range(len(blocks[0])):
         it = iter(b[k] for b in blocks)
-        partials.append(run_chunk(*[next(it) if is_dask_array(leaf) else leaf
-                                    for leaf in leaves]))
+        partials.append(run_chunk(*[next(it) if is_dask_array(leaf) else leaf for leaf in leaves]))
     while len(partials) > 1:
-        partials = [run_combine(*partials[i:i + split_every]) if len(
-            partials[i:i + split_every]) > 1 else partials[i]
-            for i in range(0, len(partials), split_every)]
+        partials = [
+            run_combine(*partials[i : i + split_every])
+            if len(partials[i : i + split_every]) > 1
+            else partials[i]
+            for i in range(0, len(partials), split_every)
+        ]
     if len(partials) == 1 and len(blocks[0]) == 1:
         partials = [run_combine(partials[0])]  # one block: combine still runs once
-    return da.from_delayed(partials[0], shape=(np.nan,) * partial.ndim,
-                           dtype=partial.dtype, meta=np.empty((0,) * partial.ndim,
-                                                              partial.dtype))
+    return da.from_delayed(
+        partials[0],
+        shape=(np.nan,) * partial.ndim,
+        dtype=partial.dtype,
+        meta=np.empty((0,) * partial.ndim, partial.dtype),
+    )
 
 
 class _Combine:
@@ -95,15 +104,16 @@ class _Combine:
 
 
 def _index(array: Any) -> str:
-    return "abcdefghijklmnopqrstuvwxyz"[:array.ndim]
+    return "abcdefghijklmnopqrstuvwxyz"[: array.ndim]
 
 
 def _result_type(fn: GraphFunction, dyn: tuple, dyn_kw: dict, statics: tuple) -> Any:
     graph = fn.specialize(Bound(dyn, dyn_kw, statics)).graph
     results = graph.body.results[:-1]
     if len(results) != 1 or not isinstance(results[0].type, TensorType):
-        raise BlockwiseError(f"{fn.__qualname__} must return one array or number to be "
-                             "used in map_reduce")
+        raise BlockwiseError(
+            f"{fn.__qualname__} must return one array or number to be used in map_reduce"
+        )
     return results[0].type
 
 

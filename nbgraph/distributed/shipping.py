@@ -30,8 +30,9 @@ from ..specialization import Specialization, describe_key
 _MAX_RESTORED = 64  # graph functions a process keeps compiled for later tasks
 _restored: collections.OrderedDict[str, GraphFunction] = collections.OrderedDict()
 _originals: weakref.WeakValueDictionary[str, GraphFunction] = weakref.WeakValueDictionary()
-_payloads: weakref.WeakKeyDictionary[GraphFunction, tuple[int, str, bytes]] = \
+_payloads: weakref.WeakKeyDictionary[GraphFunction, tuple[int, str, bytes]] = (
     weakref.WeakKeyDictionary()
+)
 _lock = threading.Lock()
 
 
@@ -70,12 +71,16 @@ def _payload(fn: GraphFunction) -> bytes:
     code = python.__code__
     params = [p.replace(annotation=p.empty) for p in fn.signature.parameters.values()]
     state = {
-        "name": python.__name__, "qualname": python.__qualname__,
-        "module": python.__module__, "filename": code.co_filename,
+        "name": python.__name__,
+        "qualname": python.__qualname__,
+        "module": python.__module__,
+        "filename": code.co_filename,
         "firstlineno": code.co_firstlineno,
-        "signature": fn.signature.replace(parameters=params,
-                                          return_annotation=inspect.Signature.empty),
-        "backend": fn.backend, "parallel": fn.parallel,
+        "signature": fn.signature.replace(
+            parameters=params, return_annotation=inspect.Signature.empty
+        ),
+        "backend": fn.backend,
+        "parallel": fn.parallel,
         "static_argnames": fn.static_argnames,
         "graphs": {key: entry.graph for key, entry in fn.specializations.items()},
     }
@@ -84,8 +89,9 @@ def _payload(fn: GraphFunction) -> bytes:
     try:
         return pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
     except Exception as exc:
-        raise ShippingError(f"graph function {python.__qualname__} cannot be pickled: "
-                            f"{exc}") from exc
+        raise ShippingError(
+            f"graph function {python.__qualname__} cannot be pickled: {exc}"
+        ) from exc
 
 
 def check_picklable(graph: Graph) -> None:
@@ -103,7 +109,8 @@ def check_picklable(graph: Graph) -> None:
             raise ShippingError(
                 f"graph '{graph.name}' calls {node.arg.name}{where}, which cannot be sent "
                 f"to another process ({exc}); call a function of an importable module "
-                "there instead") from exc
+                "there instead"
+            ) from exc
 
 
 class _LazyProgram:
@@ -139,21 +146,28 @@ class _LazyProgram:
 def _rebuild(state: dict) -> GraphFunction:
     """A graph function rebuilt from its graphs: it runs the signatures traced before
     it was pickled, and has no Python source to trace new ones from."""
+
     def no_source() -> Any:
         traced = ", ".join(describe_key(key) for key in fn.specializations) or "none"
         raise ShippingError(
             f"{fn.__qualname__} was sent to this process as its traced graphs "
             f"only (signatures: {traced}); call it once with arguments of this "
-            "signature before pickling it, so its graph is sent along")
+            "signature before pickling it, so its graph is sent along"
+        )
 
-    fn = GraphFunction(_stub(state), backend=state["backend"],
-                       static_argnames=state["static_argnames"],
-                       parallel=state["parallel"], traced=no_source)
+    fn = GraphFunction(
+        _stub(state),
+        backend=state["backend"],
+        static_argnames=state["static_argnames"],
+        parallel=state["parallel"],
+        traced=no_source,
+    )
     for key, graph in state["graphs"].items():
         graph.in_tree, graph.out_tree = same_leaf(graph.in_tree), same_leaf(graph.out_tree)
         program = _LazyProgram(graph, state["backend"], state["parallel"])
-        fn.specializations[key] = Specialization(graph, program,
-                                                 state["backend"] == "interpret", [])
+        fn.specializations[key] = Specialization(
+            graph, program, state["backend"] == "interpret", []
+        )
     return fn
 
 
@@ -174,12 +188,16 @@ def _stub(state: dict) -> types.FunctionType:
     exec("def stub(*args, **kwargs):\n    raise NotImplementedError(message)\n", namespace)
     stub = namespace["stub"]
     stub.__code__ = stub.__code__.replace(
-        co_filename=state["filename"], co_firstlineno=state["firstlineno"],
-        co_name=state["name"], co_qualname=state["qualname"])
+        co_filename=state["filename"],
+        co_firstlineno=state["firstlineno"],
+        co_name=state["name"],
+        co_qualname=state["qualname"],
+    )
     stub.__name__ = state["name"]
     stub.__globals__["message"] = (
         f"{state['qualname']} was sent to this process as its traced graphs only; its "
-        "Python function (eager mode) stayed with the process that pickled it")
+        "Python function (eager mode) stayed with the process that pickled it"
+    )
     stub.__qualname__ = state["qualname"]
     stub.__module__ = state["module"]
     stub.__signature__ = state["signature"]

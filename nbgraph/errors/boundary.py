@@ -41,17 +41,22 @@ def _same_line_table(code_units: int) -> bytes:
     return bytes(table)
 
 
-def entry_point(fn: Callable, call: Callable[[tuple, dict], Any],
-                mapped: Callable[[BaseException], BaseException]) -> Callable:
+def entry_point(
+    fn: Callable,
+    call: Callable[[tuple, dict], Any],
+    mapped: Callable[[BaseException], BaseException],
+) -> Callable:
     """``entry(*args, **kwargs) = call(args, kwargs)``, whose exceptions are replaced by
     ``mapped(exc)``, with its frame at ``fn``'s first line in ``fn``'s file."""
     user = fn.__code__
     code = compile(_TEMPLATE, user.co_filename, "exec")
     body = next(c for c in code.co_consts if hasattr(c, "co_code"))
     body = body.replace(
-        co_firstlineno=user.co_firstlineno, co_name=fn.__name__,
+        co_firstlineno=user.co_firstlineno,
+        co_name=fn.__name__,
         co_qualname=fn.__qualname__,
-        co_linetable=_same_line_table(len(body.co_code) // 2))
+        co_linetable=_same_line_table(len(body.co_code) // 2),
+    )
     register_machinery(body)
     namespace = {"call": call, "mapped": mapped}
     return types.FunctionType(body, namespace, fn.__name__)

@@ -26,8 +26,7 @@ def source_name(filename: str) -> str:
     """A notebook cell as IPython names it ("Cell In[3]"), else the file name."""
     shell = sys.modules.get("IPython") and sys.modules["IPython"].get_ipython()
     compiler = getattr(shell, "compile", None)
-    named = compiler.format_code_name(filename) if hasattr(compiler, "format_code_name") \
-        else None
+    named = compiler.format_code_name(filename) if hasattr(compiler, "format_code_name") else None
     return " ".join(named) if named else filename
 
 

@@ -26,8 +26,9 @@ def show_full_traceback() -> bool:
     return os.environ.get("NBGRAPH_TRACEBACK", "").strip().lower() == "full"
 
 
-def user_traceback(tb: types.TracebackType | None, at: Loc | None = None
-                   ) -> types.TracebackType | None:
+def user_traceback(
+    tb: types.TracebackType | None, at: Loc | None = None
+) -> types.TracebackType | None:
     """``tb`` (which starts inside nbgraph) without internal frames, nor the frames
     nbgraph's own calls went through (e.g. the standard library's) until user code runs
     again; the frames of one converted user function (its generated branch and loop
@@ -53,14 +54,16 @@ def user_traceback(tb: types.TracebackType | None, at: Loc | None = None
                 owners.append(owner)
         tb = tb.tb_next
     entries = [_entry(t, calls) for t in kept]
-    if at is not None and not (entries and entries[-1][0].f_code.co_filename == at.filename
-                               and entries[-1][2] == at.lineno):
+    if at is not None and not (
+        entries and entries[-1][0].f_code.co_filename == at.filename and entries[-1][2] == at.lineno
+    ):
         entries.append(_frame_at(at))
     return _chain(entries)
 
 
-def _entry(tb: types.TracebackType, calls: dict[types.CodeType, types.FrameType]
-           ) -> tuple[types.FrameType, int, int]:
+def _entry(
+    tb: types.TracebackType, calls: dict[types.CodeType, types.FrameType]
+) -> tuple[types.FrameType, int, int]:
     """A kept traceback entry.  A generated branch or loop body of a converted function
     shows as a frame of the user's function itself: its name, its parameters and their
     values (as IPython prints them), at the body's line and columns."""
@@ -72,21 +75,22 @@ def _entry(tb: types.TracebackType, calls: dict[types.CodeType, types.FrameType]
     return _frame_at(dataclasses.replace(loc, lineno=tb.tb_lineno), calls[owner])
 
 
-def user_frames(locations: list[Loc], tb_next: types.TracebackType | None = None
-                ) -> types.TracebackType | None:
+def user_frames(
+    locations: list[Loc], tb_next: types.TracebackType | None = None
+) -> types.TracebackType | None:
     """A traceback with one made-up frame per location (outermost first)."""
     return _chain([_frame_at(loc) for loc in locations], tb_next)
 
 
-def _chain(entries: list[tuple[types.FrameType, int, int]],
-           tb_next: types.TracebackType | None = None) -> types.TracebackType | None:
+def _chain(
+    entries: list[tuple[types.FrameType, int, int]], tb_next: types.TracebackType | None = None
+) -> types.TracebackType | None:
     for frame, lasti, lineno in reversed(entries):
         tb_next = types.TracebackType(tb_next, frame, lasti, lineno)
     return tb_next
 
 
-def _frame_at(loc: Loc, call: types.FrameType | None = None
-              ) -> tuple[types.FrameType, int, int]:
+def _frame_at(loc: Loc, call: types.FrameType | None = None) -> tuple[types.FrameType, int, int]:
     """A finished frame of a code object named after ``loc.function`` whose failing
     instruction lies at ``loc``'s line and columns of ``loc``'s file (``call``: a frame
     of the user's function, whose parameters and their values the made-up frame takes)."""
@@ -105,8 +109,9 @@ def _frame_at(loc: Loc, call: types.FrameType | None = None
     first = loc.function_line if 0 < loc.function_line <= loc.lineno else 1
     code = compile("\n" * (loc.lineno - first) + text, loc.filename, "exec")
     function = loc.function.rsplit(".", 1)[-1] or "<module>"
-    code = code.replace(co_name=function, co_qualname=loc.function or function,
-                        co_firstlineno=first)
+    code = code.replace(
+        co_name=function, co_qualname=loc.function or function, co_firstlineno=first
+    )
     try:
         exec(code, {"__builtins__": {}})
     except NameError as exc:
@@ -123,22 +128,30 @@ def _frame_with_parameters(loc: Loc, call: types.FrameType) -> tuple[types.Frame
     col, end = max(loc.col, 1), loc.end_col
     if end is None or end <= loc.col:
         end = col + max(len(line.strip().encode()), 1)
-    positional = code.co_varnames[:code.co_argcount]
-    keyword = code.co_varnames[code.co_argcount:code.co_argcount + code.co_kwonlyargcount]
-    rest = iter(code.co_varnames[code.co_argcount + code.co_kwonlyargcount:])
+    positional = code.co_varnames[: code.co_argcount]
+    keyword = code.co_varnames[code.co_argcount : code.co_argcount + code.co_kwonlyargcount]
+    rest = iter(code.co_varnames[code.co_argcount + code.co_kwonlyargcount :])
     star = next(rest) if code.co_flags & inspect.CO_VARARGS else None
     double_star = next(rest) if code.co_flags & inspect.CO_VARKEYWORDS else None
-    params = [*positional, f"*{star}" if star else ("*" if keyword else None), *keyword,
-              f"**{double_star}" if double_star else None]
+    params = [
+        *positional,
+        f"*{star}" if star else ("*" if keyword else None),
+        *keyword,
+        f"**{double_star}" if double_star else None,
+    ]
     first = code.co_firstlineno
-    source = ("\n" * (first - 1) + f"def made_up({', '.join(p for p in params if p)}):"
-              + "\n" * (loc.lineno - first) + " " * col + "_" * (end - col))
+    source = (
+        "\n" * (first - 1)
+        + f"def made_up({', '.join(p for p in params if p)}):"
+        + "\n" * (loc.lineno - first)
+        + " " * col
+        + "_" * (end - col)
+    )
     namespace: dict = {"__builtins__": {}}
     exec(compile(source, loc.filename, "exec"), namespace)
     function = namespace["made_up"]
     name = loc.function.rsplit(".", 1)[-1] or code.co_name
-    function.__code__ = function.__code__.replace(co_name=name,
-                                                  co_qualname=loc.function or name)
+    function.__code__ = function.__code__.replace(co_name=name, co_qualname=loc.function or name)
     values = call.f_locals
     args = [values.get(p) for p in positional]
     if star:

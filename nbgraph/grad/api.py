@@ -32,15 +32,17 @@ class Gradient:
     """The gradient of ``fn`` with respect to positional arguments ``argnums``; see
     ``grad``."""
 
-    def __init__(self, fn: Callable, argnums: int | Sequence[int], with_value: bool,
-                 backend: str | None) -> None:
+    def __init__(
+        self, fn: Callable, argnums: int | Sequence[int], with_value: bool, backend: str | None
+    ) -> None:
         if not callable(fn):
             raise TypeError(f"nbgraph.grad needs a function, got {type(fn).__name__}")
         single = isinstance(argnums, int)
         numbers = (argnums,) if single else tuple(argnums)
         if not numbers or not all(isinstance(a, int) and a >= 0 for a in numbers):
-            raise ValueError(f"argnums must be a non-negative int or a tuple of them, got "
-                             f"{argnums!r}")
+            raise ValueError(
+                f"argnums must be a non-negative int or a tuple of them, got {argnums!r}"
+            )
         graph_fn = fn if isinstance(fn, GraphFunction) else None
         self.python_function = graph_fn.python_function if graph_fn else fn
         self.argnums = numbers
@@ -75,9 +77,11 @@ class Gradient:
         """Emit the forward and backward pass into the graph being traced."""
         for a in self.argnums:
             if a >= len(args):
-                raise TypeError(f"gradient of {self.__name__} with respect to "
-                                f"{self._argument(a)}, but it was called with {len(args)} "
-                                "positional arguments")
+                raise TypeError(
+                    f"gradient of {self.__name__} with respect to "
+                    f"{self._argument(a)}, but it was called with {len(args)} "
+                    "positional arguments"
+                )
         leaves, in_tree = flatten((args, kwargs), is_leaf=_is_leaf)
         graph = self._forward_graph(leaves, in_tree)
         params = graph.body.params
@@ -88,8 +92,10 @@ class Gradient:
         out = graph.body.results[0]
         t = out.type
         if not (is_real(out) and t.ndim == 0):
-            raise TypeError(f"{self.__name__} must return a real floating scalar to be "
-                            f"differentiated; it returns a {t.describe()}")
+            raise TypeError(
+                f"{self.__name__} must return a real floating scalar to be "
+                f"differentiated; it returns a {t.describe()}"
+            )
         cotangents = {out: cast(lift(1.0), t)}
         Backward(copier).region(graph.body, cotangents)
         grads = []
@@ -97,8 +103,9 @@ class Gradient:
         for number, arg in enumerate(args):
             count = len(flatten(arg, is_leaf=_is_leaf)[0])
             if number in self.argnums:
-                grads.append(self._gradient(number, arg, params[start:start + count],
-                                            cotangents, copier))
+                grads.append(
+                    self._gradient(number, arg, params[start : start + count], cotangents, copier)
+                )
             start += count
         grads = [grads[sorted(self.argnums).index(a)] for a in self.argnums]
         result = grads[0] if self.single else tuple(grads)
@@ -108,14 +115,18 @@ class Gradient:
         """fn traced on the arguments' types, in a graph of its own."""
         converted = convert(self.python_function)
         with top_region() as top:
-            params = [wrap(top.add_param(leaf.type if isinstance(leaf, Traced)
-                                         else type_of(leaf))) for leaf in leaves]
+            params = [
+                wrap(top.add_param(leaf.type if isinstance(leaf, Traced) else type_of(leaf)))
+                for leaf in leaves
+            ]
             call_args, call_kwargs = unflatten(in_tree, params)
             result = converted(*call_args, **call_kwargs)
             check_defined(result)
             if not isinstance(result, Traced) and type_of(result) is None:
-                raise TypeError(f"{self.__name__} must return a real floating scalar to be "
-                                f"differentiated; it returns a {type(result).__name__}")
+                raise TypeError(
+                    f"{self.__name__} must return a real floating scalar to be "
+                    f"differentiated; it returns a {type(result).__name__}"
+                )
             top.region.results = (lift(result).node, top.token)
         return optimize(Graph(self.__name__, top.region, in_tree, LEAF))
 
@@ -125,14 +136,16 @@ class Gradient:
             parameters = list(inspect.signature(self.python_function).parameters.values())
         except (TypeError, ValueError):
             parameters = []
-        positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY,
-                                                          p.POSITIONAL_OR_KEYWORD)]
+        positional = [
+            p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+        ]
         if number < len(positional):
             return f"'{positional[number].name}' (argument {number})"
         return f"argument {number}"
 
-    def _gradient(self, number: int, arg: Any, params: list[Node], cotangents: dict,
-                  copier: Copier) -> Any:
+    def _gradient(
+        self, number: int, arg: Any, params: list[Node], cotangents: dict, copier: Copier
+    ) -> Any:
         """The gradient for one argument, in the argument's structure."""
         _, tree = flatten(arg, is_leaf=_is_leaf)
         out = []
@@ -142,7 +155,8 @@ class Gradient:
                     f"gradient of {self.__name__} with respect to "
                     f"{self._argument(number)}: "
                     f"{p.type.describe()} values carry no gradient; pass floating-point "
-                    "values")
+                    "values"
+                )
             g = cotangents.get(p)
             out.append(cast(g, p.type) if g is not None else zeros(Traced(copier.env[p])))
         return unflatten(tree, out)
@@ -153,21 +167,23 @@ def _is_leaf(value: Any) -> bool:
     return is_graph_value(value) or type_of(value) is not None
 
 
-_FUNCTIONS: weakref.WeakKeyDictionary[Callable, dict[tuple, GraphFunction]] = \
+_FUNCTIONS: weakref.WeakKeyDictionary[Callable, dict[tuple, GraphFunction]] = (
     weakref.WeakKeyDictionary()
+)
 
 
 def _gradient_function(gradient: Gradient, backend: str, parallel: bool) -> GraphFunction:
     """The gradient run as a graph function of its own (a call outside any graph)."""
+
     def traced() -> Callable:
         return lambda *args, **kwargs: gradient.trace(args, kwargs)
 
-    return GraphFunction(gradient.python_function, backend=backend, parallel=parallel,
-                         traced=traced)
+    return GraphFunction(
+        gradient.python_function, backend=backend, parallel=parallel, traced=traced
+    )
 
 
-def grad(fn: Callable, argnums: int | Sequence[int] = 0, backend: str | None = None
-         ) -> Gradient:
+def grad(fn: Callable, argnums: int | Sequence[int] = 0, backend: str | None = None) -> Gradient:
     """The gradient of ``fn``'s real scalar result with respect to its positional
     argument(s) ``argnums`` (an int: one gradient; a tuple: a tuple of them), each in
     its argument's structure, shape and dtype.  ``fn`` may be a plain function (run on
@@ -176,7 +192,8 @@ def grad(fn: Callable, argnums: int | Sequence[int] = 0, backend: str | None = N
     return Gradient(fn, argnums, with_value=False, backend=backend)
 
 
-def value_and_grad(fn: Callable, argnums: int | Sequence[int] = 0,
-                   backend: str | None = None) -> Gradient:
+def value_and_grad(
+    fn: Callable, argnums: int | Sequence[int] = 0, backend: str | None = None
+) -> Gradient:
     """Like ``grad``, but calls return ``(fn's value, gradient)``."""
     return Gradient(fn, argnums, with_value=True, backend=backend)

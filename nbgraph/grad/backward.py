@@ -109,19 +109,23 @@ class Backward:
         rule = rule_for(node.arg.fn, args)
         if rule is None:
             if any(is_real(i) or _real_list(i) for i in node.inputs):
-                name = node.arg.name if node.arg.fn is not runtime.list_to_array else \
-                    f"np.{node.arg.args[1].__name__} of a list built in a graph loop"
+                name = (
+                    node.arg.name
+                    if node.arg.fn is not runtime.list_to_array
+                    else f"np.{node.arg.args[1].__name__} of a list built in a graph loop"
+                )
                 raise NotDifferentiableError(
                     f"{name} has no gradient: a gradient would have to flow "
                     "through it (compute it outside the differentiated function, or "
-                    "pass its result in as an argument)", node.loc)
+                    "pass its result in as an argument)",
+                    node.loc,
+                )
             return
         with located(gradient_loc(node.loc)):
             grads = rule(g, Traced(self.env[node]), *args, **kwargs)
         self._assign(node.arg.args, grads, node.inputs, cot)
 
-    def _assign(self, template: Any, grads: Any, inputs: tuple[Node, ...],
-                cot: Cotangents) -> None:
+    def _assign(self, template: Any, grads: Any, inputs: tuple[Node, ...], cot: Cotangents) -> None:
         """Give the inputs standing at template's holes the matching grads."""
         for t, g in zip(template, grads):
             if g is None:
@@ -150,14 +154,22 @@ class Backward:
                         self.add(mine, branch.results[k], g)
                     self.region(branch, mine)
                     inner.region.results = tuple(
-                        (mine[c] if c in mine else self._zeros(c)).node for c in captures)
+                        (mine[c] if c in mine else self._zeros(c)).node for c in captures
+                    )
                 branches.append(inner.region)
-            choice = builder.add(Node(Op.COND, (self.env[node.inputs[0]],), tuple(branches),
-                                      TupleType(tuple(c.type for c in captures)),
-                                      gradient_loc(node.loc)))
+            choice = builder.add(
+                Node(
+                    Op.COND,
+                    (self.env[node.inputs[0]],),
+                    tuple(branches),
+                    TupleType(tuple(c.type for c in captures)),
+                    gradient_loc(node.loc),
+                )
+            )
             for k, c in enumerate(captures):
-                self.add(cot, c, Traced(builder.add(Node(Op.PROJ, (choice,), k, c.type,
-                                                         choice.loc))))
+                self.add(
+                    cot, c, Traced(builder.add(Node(Op.PROJ, (choice,), k, c.type, choice.loc)))
+                )
 
     def loop(self, node: Node, outs: dict[int, Any], cot: Cotangents) -> None:
         """A WHILE: its iterations in reverse, each recomputed from its saved state."""
@@ -172,8 +184,9 @@ class Backward:
         with located(loc):
             init = [Traced(tape.count)]
             for j in real:
-                init.append(cast(outs[j], carried[j]) if j in outs
-                            else zeros(Traced(tape.outputs[j])))
+                init.append(
+                    cast(outs[j], carried[j]) if j in outs else zeros(Traced(tape.outputs[j]))
+                )
             init += [self._zeros(c) for c in captures]
             types = (COUNT, *(carried[j] for j in real), *(c.type for c in captures), TOKEN)
             regions = []
@@ -185,20 +198,38 @@ class Backward:
                     if part == "test":
                         inner.region.results = ((step > 0).node,)
                     else:
-                        inner.region.results = (*self._iteration(
-                            body, tape, real, captures, step - 1, params), params[-1])
+                        inner.region.results = (
+                            *self._iteration(body, tape, real, captures, step - 1, params),
+                            params[-1],
+                        )
                 regions.append(inner.region)
-            back = builder.add(Node(Op.WHILE, (*(v.node for v in init), builder.token),
-                                    tuple(regions), TupleType(types), loc))
-            ends = [Traced(builder.add(Node(Op.PROJ, (back,), k, t, loc)))
-                    for k, t in enumerate(types[:-1])]
+            back = builder.add(
+                Node(
+                    Op.WHILE,
+                    (*(v.node for v in init), builder.token),
+                    tuple(regions),
+                    TupleType(types),
+                    loc,
+                )
+            )
+            ends = [
+                Traced(builder.add(Node(Op.PROJ, (back,), k, t, loc)))
+                for k, t in enumerate(types[:-1])
+            ]
         for k, j in enumerate(real):
             self.add(cot, node.inputs[j], ends[1 + k])
         for k, c in enumerate(captures):
             self.add(cot, c, ends[1 + len(real) + k])
 
-    def _iteration(self, body: Region, tape: Any, real: list[int], captures: list[Node],
-                   step: Traced, params: list[Node]) -> tuple[Node, ...]:
+    def _iteration(
+        self,
+        body: Region,
+        tape: Any,
+        real: list[int],
+        captures: list[Node],
+        step: Traced,
+        params: list[Node],
+    ) -> tuple[Node, ...]:
         """One reverse iteration (inside the backward loop's body): the state before
         forward iteration ``step``, that iteration recomputed and run backwards.  Gives
         the new backward state: step, state cotangents, capture sums."""
@@ -214,9 +245,12 @@ class Backward:
         for k, j in enumerate(real):
             self.add(mine, body.results[j], Traced(params[1 + k]))
         self.region(body, mine)
-        state = [cast(mine[body.params[j]], body.params[j].type).node
-                 if body.params[j] in mine else self._zeros(body.params[j]).node
-                 for j in real]
+        state = [
+            cast(mine[body.params[j]], body.params[j].type).node
+            if body.params[j] in mine
+            else self._zeros(body.params[j]).node
+            for j in real
+        ]
         sums = []
         for k, c in enumerate(captures):
             total = Traced(params[1 + len(real) + k])
@@ -226,8 +260,11 @@ class Backward:
 
 def _real_list(node: Node) -> bool:
     """Whether a node is a graph list of real values (gradients cannot flow through)."""
-    return isinstance(node.type, ListType) and node.type.elem is not None and \
-        is_real_type(node.type.elem)
+    return (
+        isinstance(node.type, ListType)
+        and node.type.elem is not None
+        and is_real_type(node.type.elem)
+    )
 
 
 def _check_lists(node: Node, tape: Any) -> None:
@@ -244,4 +281,6 @@ def _check_lists(node: Node, tape: Any) -> None:
         if any(i in unsaved for i in readers):
             raise NotDifferentiableError(
                 "the gradient of a loop that reads a list or tuple it carries is not "
-                "supported; build the list in a loop of its own", n.loc)
+                "supported; build the list in a loop of its own",
+                n.loc,
+            )

@@ -38,8 +38,9 @@ def unbroadcast(g: Any, x: Traced, others: tuple = ()) -> Any:
     rank = x.type.ndim
     for _ in range(g.type.ndim - rank):  # leading axes x lacks, one int axis at a time
         g = call(np.sum, g, axis=0)
-    if rank and any(_rank(o) >= rank for o in others
-                    if not (isinstance(o, Traced) and o.node is x.node)):
+    if rank and any(
+        _rank(o) >= rank for o in others if not (isinstance(o, Traced) and o.node is x.node)
+    ):
         g = call(compiled_sum_to(), g, x)
     return cast(g, x.type)
 

@@ -53,16 +53,24 @@ class Copier:
         for node in region.nodes:
             if node.op is Op.WHILE:
                 self._taped_loop(node, builder, effects)
-            elif node.op is Op.PROJ and node.inputs[0] in self.tapes and \
-                    isinstance(node.type, TokenType):
+            elif (
+                node.op is Op.PROJ
+                and node.inputs[0] in self.tapes
+                and isinstance(node.type, TokenType)
+            ):
                 self.env[node] = builder.token
             elif node.op is Op.PROJ and node.inputs[0] in self.tapes:
                 self.env[node] = self.tapes[node.inputs[0]].outputs[node.arg]
             else:
                 self._node(node, builder.add, effects, builder)
 
-    def _node(self, node: Node, add: Callable[[Node], Node], effects: bool,
-              builder: RegionBuilder | None = None) -> None:
+    def _node(
+        self,
+        node: Node,
+        add: Callable[[Node], Node],
+        effects: bool,
+        builder: RegionBuilder | None = None,
+    ) -> None:
         """Copy one node with ``add``; a builder's effect token follows its effects."""
         env = self.env
         if node.op is Op.CONST and isinstance(node.type, TokenType) and builder is not None:
@@ -74,8 +82,7 @@ class Copier:
         arg = node.arg
         if node.op in (Op.COND, Op.WHILE):
             arg = tuple(self.copy(r, effects) for r in node.arg)
-        env[node] = add(Node(node.op, tuple(env[i] for i in node.inputs), arg, node.type,
-                             node.loc))
+        env[node] = add(Node(node.op, tuple(env[i] for i in node.inputs), arg, node.type, node.loc))
         if builder is not None and isinstance(node.type, TokenType):
             builder.token = env[node]
 
@@ -93,8 +100,9 @@ class Copier:
 
         for node in region.nodes:
             self._node(node, add, effects)
-        return Region(params, nodes, tuple(self.env[r] for r in region.results),
-                      region.names, region.unrolled)
+        return Region(
+            params, nodes, tuple(self.env[r] for r in region.results), region.names, region.unrolled
+        )
 
     def _taped_loop(self, node: Node, builder: RegionBuilder, effects: bool) -> None:
         """Copy a WHILE node whose state also carries an iteration count and, per tensor
@@ -105,16 +113,22 @@ class Copier:
         lists = [ListType(carried[j]) for j in saved]
         types = (*carried, COUNT, *lists, TOKEN)
         with located(node.loc):
-            empty = [builder.add(Node(Op.CALL, (), Call(runtime.list_new, (), {}), t,
-                                      node.loc)) for t in lists]
+            empty = [
+                builder.add(Node(Op.CALL, (), Call(runtime.list_new, (), {}), t, node.loc))
+                for t in lists
+            ]
             start = builder.add(Node(Op.CONST, (), 0, COUNT, node.loc))
-            inputs = (*(self.env[i] for i in node.inputs[:-1]), start, *empty,
-                      self.env[node.inputs[-1]])
+            inputs = (
+                *(self.env[i] for i in node.inputs[:-1]),
+                start,
+                *empty,
+                self.env[node.inputs[-1]],
+            )
             regions = []
             for original in (test, body):
                 with region() as inner:
                     params = [inner.add_param(t) for t in types]
-                    for p, copy in zip(original.params, (*params[:len(carried)], params[-1])):
+                    for p, copy in zip(original.params, (*params[: len(carried)], params[-1])):
                         self.env[p] = copy
                     inner.token = params[-1]
                     for n in original.nodes:
@@ -122,21 +136,29 @@ class Copier:
                     results = tuple(self.env[r] for r in original.results)
                     if original is body:
                         count = Traced(params[len(carried)]) + 1
-                        appended = [call(runtime.list_append, TracedList(params[len(carried)
-                                                                         + 1 + k]),
-                                         Traced(params[j])).node for k, j in enumerate(saved)]
+                        appended = [
+                            call(
+                                runtime.list_append,
+                                TracedList(params[len(carried) + 1 + k]),
+                                Traced(params[j]),
+                            ).node
+                            for k, j in enumerate(saved)
+                        ]
                         results = (*results[:-1], count.node, *appended, results[-1])
                     inner.region.results = results
                     inner.region.names = original.names
                     inner.region.unrolled = original.unrolled
                 regions.append(inner.region)
-            loop = builder.add(Node(Op.WHILE, inputs, tuple(regions), TupleType(types),
-                                    node.loc))
-            outs = [builder.add(Node(Op.PROJ, (loop,), k, t, node.loc))
-                    for k, t in enumerate(types)]
+            loop = builder.add(Node(Op.WHILE, inputs, tuple(regions), TupleType(types), node.loc))
+            outs = [
+                builder.add(Node(Op.PROJ, (loop,), k, t, node.loc)) for k, t in enumerate(types)
+            ]
         builder.token = outs[-1]
-        self.tapes[node] = Tape({j: outs[len(carried) + 1 + k] for k, j in enumerate(saved)},
-                                outs[len(carried)], outs[:len(carried)])
+        self.tapes[node] = Tape(
+            {j: outs[len(carried) + 1 + k] for k, j in enumerate(saved)},
+            outs[len(carried)],
+            outs[: len(carried)],
+        )
 
 
 def gradient_loc(loc: Loc | None) -> Loc | None:

@@ -34,19 +34,25 @@ def differentiable(x: Any) -> bool:
 
 def _unary(derivative: Callable[[Any, Any, Any], Any]) -> Rule:
     """A rule for f(x) from f'(x) written with x, f(x) and g: d/dx = g * f'(x)."""
+
     def rule(g: Any, out: Any, x: Any, *rest: Any, **kwargs: Any) -> tuple:
-        return (cast(derivative(g, x, out), x.type) if differentiable(x) else None,
-                *(None for _ in rest))
+        return (
+            cast(derivative(g, x, out), x.type) if differentiable(x) else None,
+            *(None for _ in rest),
+        )
 
     return rule
 
 
 def _binary(da: Callable | None, db: Callable | None) -> Rule:
     """A rule for f(a, b) from the two partial products g * df/da and g * df/db."""
+
     def rule(g: Any, out: Any, a: Any, b: Any, *rest: Any, **kwargs: Any) -> tuple:
-        return (unbroadcast(da(g, a, b, out), a, (b,)) if da and differentiable(a) else None,
-                unbroadcast(db(g, a, b, out), b, (a,)) if db and differentiable(b) else None,
-                *(None for _ in rest))
+        return (
+            unbroadcast(da(g, a, b, out), a, (b,)) if da and differentiable(a) else None,
+            unbroadcast(db(g, a, b, out), b, (a,)) if db and differentiable(b) else None,
+            *(None for _ in rest),
+        )
 
     return rule
 
@@ -66,21 +72,38 @@ _SUB = _binary(lambda g, a, b, o: g, lambda g, a, b, o: -g)  # d(a-b) = da - db
 _MUL = _binary(lambda g, a, b, o: g * b, lambda g, a, b, o: g * a)  # d(ab) = b da + a db
 _DIV = _binary(lambda g, a, b, o: g / b, lambda g, a, b, o: -g * o / b)  # d(a/b) = da/b - a/b² db
 _POW = _binary(  # d(a^b) = b a^(b-1) da + a^b log(a) db
-    lambda g, a, b, o: g * b * a ** (b - 1), lambda g, a, b, o: g * o * _log_or_zero(a))
+    lambda g, a, b, o: g * b * a ** (b - 1), lambda g, a, b, o: g * o * _log_or_zero(a)
+)
 _MAX = _binary(  # the larger operand gets the gradient, a on ties
-    lambda g, a, b, o: g * (a >= b), lambda g, a, b, o: g * (a < b))
+    lambda g, a, b, o: g * (a >= b), lambda g, a, b, o: g * (a < b)
+)
 _MIN = _binary(lambda g, a, b, o: g * (a <= b), lambda g, a, b, o: g * (a > b))
 _NEG = _unary(lambda g, x, o: -g)
 _SAME = _unary(lambda g, x, o: g)
 
 RULES: dict[Any, Rule] = {
-    operator.add: _ADD, np.add: _ADD, operator.sub: _SUB, np.subtract: _SUB,
-    operator.mul: _MUL, np.multiply: _MUL, operator.truediv: _DIV, np.true_divide: _DIV,
-    operator.pow: _POW, np.power: _POW, np.float_power: _POW,
-    operator.neg: _NEG, np.negative: _NEG, operator.pos: _SAME, np.positive: _SAME,
-    np.maximum: _MAX, np.fmax: _MAX, np.minimum: _MIN, np.fmin: _MIN,
+    operator.add: _ADD,
+    np.add: _ADD,
+    operator.sub: _SUB,
+    np.subtract: _SUB,
+    operator.mul: _MUL,
+    np.multiply: _MUL,
+    operator.truediv: _DIV,
+    np.true_divide: _DIV,
+    operator.pow: _POW,
+    np.power: _POW,
+    np.float_power: _POW,
+    operator.neg: _NEG,
+    np.negative: _NEG,
+    operator.pos: _SAME,
+    np.positive: _SAME,
+    np.maximum: _MAX,
+    np.fmax: _MAX,
+    np.minimum: _MIN,
+    np.fmin: _MIN,
     np.arctan2: _binary(  # d atan2(a, b) = (b da - a db) / (a² + b²)
-        lambda g, a, b, o: g * b / (a * a + b * b), lambda g, a, b, o: -g * a / (a * a + b * b)),
+        lambda g, a, b, o: g * b / (a * a + b * b), lambda g, a, b, o: -g * a / (a * a + b * b)
+    ),
     np.hypot: _binary(lambda g, a, b, o: g * a / o, lambda g, a, b, o: g * b / o),
     np.exp: _unary(lambda g, x, o: g * o),  # exp' = exp
     np.exp2: _unary(lambda g, x, o: g * o * math.log(2.0)),
@@ -106,9 +129,17 @@ RULES: dict[Any, Rule] = {
     np.absolute: _unary(lambda g, x, o: g * np.sign(x)),  # |x|' = sign(x), 0 at 0
     np.fabs: _unary(lambda g, x, o: g * np.sign(x)),
     abs: _unary(lambda g, x, o: g * np.sign(x)),
-    np.sign: _zero, np.floor: _zero, np.ceil: _zero, np.rint: _zero, np.trunc: _zero,
-    np.round: _zero, np.around: _zero,
-    float: _SAME, runtime.retype: _SAME, runtime.coerce: _SAME, runtime.astype: _SAME,
+    np.sign: _zero,
+    np.floor: _zero,
+    np.ceil: _zero,
+    np.rint: _zero,
+    np.trunc: _zero,
+    np.round: _zero,
+    np.around: _zero,
+    float: _SAME,
+    runtime.retype: _SAME,
+    runtime.coerce: _SAME,
+    runtime.astype: _SAME,
     np.real: _SAME,
 }
 
@@ -124,6 +155,7 @@ def rule_for(fn: Any, args: tuple) -> Rule | None:
 
 
 # --- reductions ------------------------------------------------------------------------
+
 
 def _axes(x: Any, axis: Any) -> tuple[int, ...]:
     """The reduced axes, non-negative and sorted (all of them for None)."""
@@ -160,8 +192,17 @@ def _count(x: Any, out: Any) -> Any:
 
 def _reduction(kind: str) -> Rule:
     """Rules for sum, mean, max, min, prod, var and std over ``axis``."""
-    def rule(g: Any, out: Any, x: Any, *rest: Any, axis: Any = None,
-             keepdims: bool = False, ddof: Any = 0, **kwargs: Any) -> tuple:
+
+    def rule(
+        g: Any,
+        out: Any,
+        x: Any,
+        *rest: Any,
+        axis: Any = None,
+        keepdims: bool = False,
+        ddof: Any = 0,
+        **kwargs: Any,
+    ) -> tuple:
         if rest:
             axis = rest[0]
         nones = tuple(None for _ in rest)
@@ -192,11 +233,13 @@ def _reduction(kind: str) -> Rule:
 
 # The reductions ``_reduction`` differentiates, by their array methods (np.amax is max).
 _DIFFERENTIATED = ("sum", "mean", "max", "min", "prod", "var", "std")
-RULES.update({f.function: _reduction(f.method) for f in REDUCTIONS.values()
-              if f.method in _DIFFERENTIATED})
+RULES.update(
+    {f.function: _reduction(f.method) for f in REDUCTIONS.values() if f.method in _DIFFERENTIATED}
+)
 
 
 # --- linear algebra --------------------------------------------------------------------
+
 
 def _matmul(g: Any, out: Any, a: Any, b: Any, *rest: Any, **kwargs: Any) -> tuple:
     """d(ab) = da b + a db: a's gradient is g bᵀ, b's is aᵀ g (vectors as rows/columns)."""
@@ -247,12 +290,16 @@ RULES.update({operator.matmul: _matmul, np.matmul: _matmul, np.dot: _dot})
 
 # --- indexing and shapes ---------------------------------------------------------------
 
+
 def _gathers(index: Any) -> bool:
     """Whether an index selects by integer arrays (an element may be picked twice)."""
     items = index if type(index) is tuple else (index,)
-    return any((isinstance(i, Traced) and i.type.ndim > 0 and i.type.dtype.kind in "iu")
-               or isinstance(i, list) or (isinstance(i, np.ndarray) and i.dtype.kind in "iu")
-               for i in items)
+    return any(
+        (isinstance(i, Traced) and i.type.ndim > 0 and i.type.dtype.kind in "iu")
+        or isinstance(i, list)
+        or (isinstance(i, np.ndarray) and i.dtype.kind in "iu")
+        for i in items
+    )
 
 
 def _getitem(g: Any, out: Any, x: Any, index: Any) -> tuple:
@@ -266,8 +313,11 @@ def _getitem(g: Any, out: Any, x: Any, index: Any) -> tuple:
 def _setitem(g: Any, out: Any, x: Any, index: Any, value: Any) -> tuple:
     """x with x[index] = value: the overwritten elements' gradient goes to value."""
     gx = call(runtime.setitem, g, index, 0.0) if differentiable(x) else None
-    gv = unbroadcast(call(operator.getitem, g, index), value, (x,)) \
-        if differentiable(value) else None
+    gv = (
+        unbroadcast(call(operator.getitem, g, index), value, (x,))
+        if differentiable(value)
+        else None
+    )
     return (gx, None, gv)
 
 
@@ -275,8 +325,9 @@ def _reshape(g: Any, out: Any, x: Any, *rest: Any, **kwargs: Any) -> tuple:
     """Reshapes, ravel, squeeze, expand_dims: g takes x's shape back."""
     if not differentiable(x):
         return (None, *(None for _ in rest))
-    back = call(np.reshape, call(np.ascontiguousarray, g), x.shape) \
-        if x.type.flavor == ARRAY else g  # (compiled reshapes need contiguous arrays)
+    back = (
+        call(np.reshape, call(np.ascontiguousarray, g), x.shape) if x.type.flavor == ARRAY else g
+    )  # (compiled reshapes need contiguous arrays)
     return (cast(back, x.type), *(None for _ in rest))
 
 
@@ -299,13 +350,15 @@ def _concatenate(g: Any, out: Any, parts: Any, axis: Any = 0, **kwargs: Any) -> 
     start: Any = 0
     grads = []
     for part in parts:
-        length = (call(np.size, part) if flat else part.shape[axis]) \
-            if isinstance(part, Traced) else (np.size(part) if flat else np.shape(part)[axis])
+        length = (
+            (call(np.size, part) if flat else part.shape[axis])
+            if isinstance(part, Traced)
+            else (np.size(part) if flat else np.shape(part)[axis])
+        )
         stop = start + length
         if differentiable(part):
             piece = call(operator.getitem, g, (slice(None),) * axis + (slice(start, stop),))
-            grads.append(cast(call(np.reshape, piece, part.shape) if flat else piece,
-                              part.type))
+            grads.append(cast(call(np.reshape, piece, part.shape) if flat else piece, part.type))
         else:
             grads.append(None)
         start = stop
@@ -315,8 +368,15 @@ def _concatenate(g: Any, out: Any, parts: Any, axis: Any = 0, **kwargs: Any) -> 
 def _stack(g: Any, out: Any, parts: Any, axis: int = 0, **kwargs: Any) -> tuple:
     """Part i gets g[..., i, ...] along the new axis."""
     axis %= out.type.ndim
-    return ([cast(call(operator.getitem, g, (slice(None),) * axis + (i,)), part.type)
-             if differentiable(part) else None for i, part in enumerate(parts)], None)
+    return (
+        [
+            cast(call(operator.getitem, g, (slice(None),) * axis + (i,)), part.type)
+            if differentiable(part)
+            else None
+            for i, part in enumerate(parts)
+        ],
+        None,
+    )
 
 
 def _hstack(g: Any, out: Any, parts: Any, **kwargs: Any) -> tuple:
@@ -331,13 +391,14 @@ def _vstack(g: Any, out: Any, parts: Any, **kwargs: Any) -> tuple:
 
 def _where(g: Any, out: Any, cond: Any, a: Any, b: Any) -> tuple:
     """where(c, a, b): a's gradient where c holds, b's elsewhere."""
-    return (None,
-            unbroadcast(np.where(cond, g, 0.0), a, (cond, b)) if differentiable(a) else None,
-            unbroadcast(np.where(cond, 0.0, g), b, (cond, a)) if differentiable(b) else None)
+    return (
+        None,
+        unbroadcast(np.where(cond, g, 0.0), a, (cond, b)) if differentiable(a) else None,
+        unbroadcast(np.where(cond, 0.0, g), b, (cond, a)) if differentiable(b) else None,
+    )
 
 
-def _clip(g: Any, out: Any, x: Any, low: Any = None, high: Any = None, **kwargs: Any
-          ) -> tuple:
+def _clip(g: Any, out: Any, x: Any, low: Any = None, high: Any = None, **kwargs: Any) -> tuple:
     """clip(x, lo, hi): x's gradient inside [lo, hi], the bound's where x is past it."""
     low, high = kwargs.get("a_min", low), kwargs.get("a_max", high)
     inside = g
@@ -357,8 +418,13 @@ def _extremum(g: Any, out: Any, fn: Any, *values: Any) -> tuple:
     count = hits[0] * 1
     for hit in hits[1:]:
         count = count + hit
-    return (None, *(cast(g * hit / count, v.type) if differentiable(v) else None
-                    for v, hit in zip(values, hits)))
+    return (
+        None,
+        *(
+            cast(g * hit / count, v.type) if differentiable(v) else None
+            for v, hit in zip(values, hits)
+        ),
+    )
 
 
 def _copy(g: Any, out: Any, x: Any, *rest: Any, **kwargs: Any) -> tuple:
@@ -387,20 +453,49 @@ def _filled(g: Any, out: Any, *args: Any, **kwargs: Any) -> tuple:
     return tuple(grads)
 
 
-RULES.update({fn: _filled for fn in (np.zeros_like, np.ones_like, np.empty_like,
-                                     np.full_like, np.zeros, np.ones, np.empty, np.full)})
-RULES.update({
-    operator.getitem: _getitem, runtime.setitem: _setitem, np.reshape: _reshape,
-    np.ravel: _reshape, np.squeeze: _reshape, np.expand_dims: _reshape,
-    np.transpose: _transpose, np.swapaxes: _swapaxes, np.concatenate: _concatenate,
-    np.stack: _stack, np.hstack: _hstack, np.vstack: _vstack, np.where: _where,
-    np.clip: _clip, runtime.extremum: _extremum, np.copy: _copy, np.cumsum: _cumsum,
-    np.asarray: _copy, np.array: _copy,
-})
+RULES.update(
+    {
+        fn: _filled
+        for fn in (
+            np.zeros_like,
+            np.ones_like,
+            np.empty_like,
+            np.full_like,
+            np.zeros,
+            np.ones,
+            np.empty,
+            np.full,
+        )
+    }
+)
+RULES.update(
+    {
+        operator.getitem: _getitem,
+        runtime.setitem: _setitem,
+        np.reshape: _reshape,
+        np.ravel: _reshape,
+        np.squeeze: _reshape,
+        np.expand_dims: _reshape,
+        np.transpose: _transpose,
+        np.swapaxes: _swapaxes,
+        np.concatenate: _concatenate,
+        np.stack: _stack,
+        np.hstack: _hstack,
+        np.vstack: _vstack,
+        np.where: _where,
+        np.clip: _clip,
+        runtime.extremum: _extremum,
+        np.copy: _copy,
+        np.cumsum: _cumsum,
+        np.asarray: _copy,
+        np.array: _copy,
+    }
+)
 
 
 def _method(rule: Rule) -> Rule:
     """A rule for ``x.name(...)``, recorded as call_method(x, name, ...)."""
+
     def method_rule(g: Any, out: Any, x: Any, name: str, *args: Any, **kwargs: Any) -> tuple:
         grads = rule(g, out, x, *args, **kwargs)
         return (grads[0], None, *grads[1:])
@@ -410,7 +505,13 @@ def _method(rule: Rule) -> Rule:
 
 _METHODS: dict[str, Rule] = {
     **{name: _method(RULES[getattr(np, name)]) for name in _DIFFERENTIATED},
-    "ravel": _method(_reshape), "flatten": _method(_reshape), "copy": _method(_copy),
-    "clip": _method(_clip), "dot": _method(_dot), "cumsum": _method(_cumsum),
-    "conj": _method(_copy), "conjugate": _method(_copy), "round": _method(_zero),
+    "ravel": _method(_reshape),
+    "flatten": _method(_reshape),
+    "copy": _method(_copy),
+    "clip": _method(_clip),
+    "dot": _method(_dot),
+    "cumsum": _method(_cumsum),
+    "conj": _method(_copy),
+    "conjugate": _method(_copy),
+    "round": _method(_zero),
 }

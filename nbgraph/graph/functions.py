@@ -212,7 +212,8 @@ def _rule_list_append(call: Call, types: list[GraphType]) -> GraphType:
     if not isinstance(item, (TensorType, TupleType)):
         raise TypeInferenceError(
             f"cannot append a {type(raw).__name__} to a list built in a graph loop; items "
-            "must be numbers, arrays or tuples of them")
+            "must be numbers, arrays or tuples of them"
+        )
     if lst.elem is not None and _shape_key(lst.elem) != _shape_key(item):
         raise TypeInferenceError(
             f"the list holds {lst.elem.describe()} items but a {item.describe()} is appended; "
@@ -226,8 +227,9 @@ def _rule_list_to_array(call: Call, types: list[GraphType]) -> GraphType:
     if elem is None:
         raise TypeInferenceError("cannot make an array from a list that is never appended to")
     how, kwargs = call.args[1], call.args[2]
-    example = tuple(i.example() for i in elem.items) if isinstance(elem, TupleType) \
-        else elem.example()
+    example = (
+        tuple(i.example() for i in elem.items) if isinstance(elem, TupleType) else elem.example()
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return result_type_of(how([example], **kwargs))
@@ -278,7 +280,18 @@ _RULES: dict[Callable, Callable[[Call, list[GraphType]], GraphType]] = {
 }
 
 # Python builtins that graph code may apply to graph values; all others are rejected.
-STAGEABLE_BUILTINS = frozenset({
-    builtins.abs, builtins.int, builtins.float, builtins.bool, builtins.complex,
-    builtins.round, builtins.min, builtins.max, builtins.pow, builtins.divmod, builtins.len,
-})
+STAGEABLE_BUILTINS = frozenset(
+    {
+        builtins.abs,
+        builtins.int,
+        builtins.float,
+        builtins.bool,
+        builtins.complex,
+        builtins.round,
+        builtins.min,
+        builtins.max,
+        builtins.pow,
+        builtins.divmod,
+        builtins.len,
+    }
+)

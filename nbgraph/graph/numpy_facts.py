@@ -28,6 +28,7 @@ class Call(Protocol):
 
 # --- operators ---------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Operator:
     """A Python operator: how the graph names it, how Python spells it (None: no
@@ -155,25 +156,49 @@ AXIS_FUNCTIONS: dict[str, AxisFunction] = _table(
     AxisFunction("flip", ALONG_AXIS),
 )
 REDUCTIONS: dict[str, AxisFunction] = {
-    name: f for name, f in AXIS_FUNCTIONS.items() if f.kind == REDUCTION}
+    name: f for name, f in AXIS_FUNCTIONS.items() if f.kind == REDUCTION
+}
 
 
 # --- views ---------------------------------------------------------------------------------
 
 # Functions whose result may be a view of (or be) their first argument, other than basic
 # slicing (which graph mode follows: ``Traced.view``).
-VIEW_FUNCTIONS = frozenset({
-    np.transpose, np.reshape, np.ravel, np.squeeze, np.expand_dims, np.swapaxes,
-    np.moveaxis, np.broadcast_to, np.real, np.imag, np.asarray, np.asanyarray, np.diagonal,
-    np.flip, np.fliplr, np.flipud, np.rot90, np.atleast_1d, np.atleast_2d, np.atleast_3d,
-    np.ascontiguousarray, np.asfortranarray, np.require,
-})
+VIEW_FUNCTIONS = frozenset(
+    {
+        np.transpose,
+        np.reshape,
+        np.ravel,
+        np.squeeze,
+        np.expand_dims,
+        np.swapaxes,
+        np.moveaxis,
+        np.broadcast_to,
+        np.real,
+        np.imag,
+        np.asarray,
+        np.asanyarray,
+        np.diagonal,
+        np.flip,
+        np.fliplr,
+        np.flipud,
+        np.rot90,
+        np.atleast_1d,
+        np.atleast_2d,
+        np.atleast_3d,
+        np.ascontiguousarray,
+        np.asfortranarray,
+        np.require,
+    }
+)
 # The array methods of those: ``x.ravel()`` may be a view of x as ``np.ravel(x)`` is.
-VIEW_METHODS = frozenset(fn.__name__ for fn in VIEW_FUNCTIONS
-                         if callable(getattr(np.ndarray, fn.__name__, None)))
+VIEW_METHODS = frozenset(
+    fn.__name__ for fn in VIEW_FUNCTIONS if callable(getattr(np.ndarray, fn.__name__, None))
+)
 
 
 # --- array method calls --------------------------------------------------------------------
+
 
 def method_name(call: Call) -> str | None:
     """The array method ``call`` applies (``x.sum(0)``: "sum"), None for a function."""

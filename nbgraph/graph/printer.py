@@ -31,8 +31,11 @@ def format_graph(graph: Graph) -> str:
         if r.params:
             lines.append(f"{indent}params {', '.join(name(p) for p in r.params)}")
         for node in r.nodes:
-            where = "" if not node.loc else \
-                f"  # {'gradient of ' if node.loc.gradient else ''}line {node.loc.lineno}"
+            where = (
+                ""
+                if not node.loc
+                else f"  # {'gradient of ' if node.loc.gradient else ''}line {node.loc.lineno}"
+            )
             lines.append(f"{indent}{format_node(node, name)}{where}")
             for sub_name, sub in zip(_region_names(node), node.regions()):
                 lines.append(f"{indent}  {sub_name}:")

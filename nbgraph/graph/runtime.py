@@ -63,8 +63,9 @@ def list_getitem(lst: ConsList, index: Any) -> Any:
     return lst.items[index]
 
 
-def list_to_array(lst: ConsList, how: Any, kwargs: dict[str, Any],
-                  empty: np.ndarray | None = None) -> np.ndarray:
+def list_to_array(
+    lst: ConsList, how: Any, kwargs: dict[str, Any], empty: np.ndarray | None = None
+) -> np.ndarray:
     """np.array(lst) / np.stack(lst) / ... of a graph list.
 
     ``empty`` is the result for a list that stays empty under np.array: NumPy would pick

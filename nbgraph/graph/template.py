@@ -54,7 +54,8 @@ class Text:
             f"a string made from graph values (str(), an f-string, .format or %) is only "
             f"known when the graph runs, so {what} is not available while tracing; such a "
             "string can be printed, joined with +, or used in assert/raise messages",
-            user_location())
+            user_location(),
+        )
 
     def __repr__(self) -> str:
         """Like an f-string: ``f'sum {%2:.3f}'`` (what graph listings show)."""
@@ -67,8 +68,9 @@ class Text:
             if conversion == "%":
                 out.append(f"{{{value!r}:{spec}}}")
                 continue
-            out.append(f"{{{value!r}{'!' + conversion if conversion else ''}"
-                       f"{':' + spec if spec else ''}}}")
+            out.append(
+                f"{{{value!r}{'!' + conversion if conversion else ''}{':' + spec if spec else ''}}}"
+            )
         return "f" + repr("".join(out))
 
     def render(self) -> str:
@@ -136,8 +138,9 @@ def fill(template: Any, values: Any) -> Any:
     if t is dict:
         return {k: fill(x, values) for k, x in template.items()}
     if t is slice:
-        return slice(fill(template.start, values), fill(template.stop, values),
-                     fill(template.step, values))
+        return slice(
+            fill(template.start, values), fill(template.stop, values), fill(template.step, values)
+        )
     if t is Text:
         return Text(tuple(fill(x, values) for x in template.parts))
     return template

@@ -25,17 +25,34 @@ class AutographMagics(Magics):
     """The ``%%autograph`` cell magic."""
 
     @magic_arguments()
-    @argument("--backend", "-b", default="cpu", choices=BACKENDS,
-              help="where the graphs run (default: cpu, compiled by Numba)")
-    @argument("--static", "-s", default="", metavar="NAMES",
-              help="comma-separated parameter names traced as Python values (one graph "
-                   "per value), e.g. --static n,mode")
-    @argument("--parallel", action="store_true",
-              help="let the CPU backend run loops over arrays on all cores")
-    @argument("--show-code", action="store_true",
-              help="display the converted source of each function")
-    @argument("--show-graph", action="store_true",
-              help="display each function's graph after its first call")
+    @argument(
+        "--backend",
+        "-b",
+        default="cpu",
+        choices=BACKENDS,
+        help="where the graphs run (default: cpu, compiled by Numba)",
+    )
+    @argument(
+        "--static",
+        "-s",
+        default="",
+        metavar="NAMES",
+        help="comma-separated parameter names traced as Python values (one graph "
+        "per value), e.g. --static n,mode",
+    )
+    @argument(
+        "--parallel",
+        action="store_true",
+        help="let the CPU backend run loops over arrays on all cores",
+    )
+    @argument(
+        "--show-code", action="store_true", help="display the converted source of each function"
+    )
+    @argument(
+        "--show-graph",
+        action="store_true",
+        help="display each function's graph after its first call",
+    )
     @cell_magic
     def autograph(self, line: str, cell: str) -> object:
         """Run the cell with each function it defines made a graph function.
@@ -59,12 +76,18 @@ class AutographMagics(Magics):
             raise UsageError("%%autograph: the cell defines no function (def ...) to convert")
         unused = statics - {a.arg for d in defs for a in (*d.args.args, *d.args.kwonlyargs)}
         if unused:
-            raise UsageError(f"%%autograph --static: no function in the cell has a parameter "
-                             f"named {', '.join(sorted(unused))}")
+            raise UsageError(
+                f"%%autograph --static: no function in the cell has a parameter "
+                f"named {', '.join(sorted(unused))}"
+            )
 
         def make_graph_function(fn: object) -> GraphFunction:
-            graph_fn = GraphFunction(fn, backend=args.backend, parallel=args.parallel,
-                                     static_argnames=sorted(statics & _parameters(fn)))
+            graph_fn = GraphFunction(
+                fn,
+                backend=args.backend,
+                parallel=args.parallel,
+                static_argnames=sorted(statics & _parameters(fn)),
+            )
             if args.show_code:
                 display(Code(to_code(fn), language="python"))
             if args.show_graph:
@@ -72,8 +95,7 @@ class AutographMagics(Magics):
             return graph_fn
 
         for node in defs:  # innermost decorator: the user's own decorators wrap the graph
-            node.decorator_list.append(ast.copy_location(
-                ast.Name(_DECORATOR, ast.Load()), node))
+            node.decorator_list.append(ast.copy_location(ast.Name(_DECORATOR, ast.Load()), node))
         last = tree.body.pop() if isinstance(tree.body[-1], ast.Expr) else None
         quiet = source.rstrip().endswith(";")  # as in a normal cell: no Out[n]
         namespace = self.shell.user_ns
@@ -93,4 +115,4 @@ _DECORATOR = "__nbgraph_autograph__"
 
 def _parameters(fn: object) -> set[str]:
     code = getattr(fn, "__code__", None)
-    return set(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]) if code else set()
+    return set(code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]) if code else set()

@@ -25,6 +25,7 @@ def cell_code(shell: object, magic_line: str, cell: str) -> tuple[str, str]:
     lines = cell.splitlines(keepends=True)
     blank = next((i for i, text in enumerate(lines) if text.strip()), len(lines))
     source = "\n" * (1 + blank) + shell.transform_cell("".join(lines[blank:]))
-    filename = shell.compile.cache(f"{magic_line}\n{cell}", running_cell_number(shell),
-                                   raw_code=f"{magic_line}\n{cell}")
+    filename = shell.compile.cache(
+        f"{magic_line}\n{cell}", running_cell_number(shell), raw_code=f"{magic_line}\n{cell}"
+    )
     return source, filename

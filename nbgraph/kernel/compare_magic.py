@@ -18,11 +18,19 @@ class CompareMagics(Magics):
     """The ``%compare`` line magic."""
 
     @magic_arguments()
-    @argument("-o", "--output", action="store_true",
-              help="return the Comparison (raw numbers, .to_json()) instead of showing it")
+    @argument(
+        "-o",
+        "--output",
+        action="store_true",
+        help="return the Comparison (raw numbers, .to_json()) instead of showing it",
+    )
     @argument("-r", "--rounds", type=int, default=7, help="timing rounds (default 7)")
-    @argument("--rtol", type=float, default=1e-7,
-              help="relative tolerance for the results to agree (default 1e-7)")
+    @argument(
+        "--rtol",
+        type=float,
+        default=1e-7,
+        help="relative tolerance for the results to agree (default 1e-7)",
+    )
     @argument("call", nargs=argparse.REMAINDER, help="a call of a function: f(x, y)")
     @line_magic
     def compare(self, line: str) -> Comparison | None:
@@ -45,11 +53,13 @@ class CompareMagics(Magics):
         try:  # the function and its arguments, evaluated as the call would
             fn, positional, keywords = self.shell.ev(
                 f"(lambda f, *a, **k: (f, a, k))({ast.unparse(call.func)}, "
-                f"{', '.join(ast.unparse(a) for a in (*call.args, *call.keywords))})")
+                f"{', '.join(ast.unparse(a) for a in (*call.args, *call.keywords))})"
+            )
         except Exception as exc:
             raise UsageError(f"%compare: {type(exc).__name__}: {exc}") from None
-        result = compare_call(fn, positional, keywords, rounds=args.rounds, rtol=args.rtol,
-                              label=ast.unparse(call))
+        result = compare_call(
+            fn, positional, keywords, rounds=args.rounds, rtol=args.rtol, label=ast.unparse(call)
+        )
         if args.output:
             return result
         display(result)

@@ -54,6 +54,8 @@ class ProgressDisplay:
 
     def _bundle(self) -> dict[str, str]:
         name = html.escape(self._name)
-        return {"text/plain": f"nbgraph: {self._stage} {self._name} ...",
-                "text/html": f"<div class='nbgraph-progress' style='color:#555'>nbgraph: "
-                             f"{self._stage} <code>{name}</code> …</div>"}
+        return {
+            "text/plain": f"nbgraph: {self._stage} {self._name} ...",
+            "text/html": f"<div class='nbgraph-progress' style='color:#555'>nbgraph: "
+            f"{self._stage} <code>{name}</code> …</div>",
+        }

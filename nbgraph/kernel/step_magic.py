@@ -27,18 +27,35 @@ class StepMagics(Magics):
     """The ``%%step`` cell magic."""
 
     @magic_arguments()
-    @argument("--max-steps", type=int, default=_DEFAULTS.max_steps, metavar="N",
-              help=f"steps kept at most (default {_DEFAULTS.max_steps:,}); recording "
-                   "stops there and the cell runs on")
-    @argument("--max-memory", type=float, default=_DEFAULTS.max_memory / 2**20,
-              metavar="MIB", help="memory the recording may use, in MiB (default "
-                                  f"{_DEFAULTS.max_memory / 2**20:g})")
-    @argument("--first", type=int, default=_DEFAULTS.keep_first, metavar="N",
-              help=f"iterations kept from the start of each loop (default "
-                   f"{_DEFAULTS.keep_first})")
-    @argument("--last", type=int, default=_DEFAULTS.keep_last, metavar="N",
-              help=f"iterations kept from the end of each loop (default "
-                   f"{_DEFAULTS.keep_last})")
+    @argument(
+        "--max-steps",
+        type=int,
+        default=_DEFAULTS.max_steps,
+        metavar="N",
+        help=f"steps kept at most (default {_DEFAULTS.max_steps:,}); recording "
+        "stops there and the cell runs on",
+    )
+    @argument(
+        "--max-memory",
+        type=float,
+        default=_DEFAULTS.max_memory / 2**20,
+        metavar="MIB",
+        help=f"memory the recording may use, in MiB (default {_DEFAULTS.max_memory / 2**20:g})",
+    )
+    @argument(
+        "--first",
+        type=int,
+        default=_DEFAULTS.keep_first,
+        metavar="N",
+        help=f"iterations kept from the start of each loop (default {_DEFAULTS.keep_first})",
+    )
+    @argument(
+        "--last",
+        type=int,
+        default=_DEFAULTS.keep_last,
+        metavar="N",
+        help=f"iterations kept from the end of each loop (default {_DEFAULTS.keep_last})",
+    )
     @cell_magic
     def step(self, line: str, cell: str) -> object:
         """Run the cell eagerly, recording every line it runs and the lines of your own
@@ -60,16 +77,23 @@ class StepMagics(Magics):
         """
         __tracebackhide__ = True  # IPython shows the cell's frames, not the magic's
         args = parse_argstring(self.step, line)
-        limits = Limits(max_steps=args.max_steps, max_memory=int(args.max_memory * 2**20),
-                        keep_first=args.first, keep_last=args.last)
+        limits = Limits(
+            max_steps=args.max_steps,
+            max_memory=int(args.max_memory * 2**20),
+            keep_first=args.first,
+            keep_last=args.last,
+        )
         source, filename = cell_code(self.shell, f"%%step {line}".rstrip(), cell)
         run = _cell_runner(ast.parse(source, filename), filename, self.shell.user_ns)
-        recording = Recording(record_run(run, limits, {filename: source}),
-                              {filename: cell_id} if (cell_id := self._cell_id()) else {})
+        recording = Recording(
+            record_run(run, limits, {filename: source}),
+            {filename: cell_id} if (cell_id := self._cell_id()) else {},
+        )
         display(recording)
         if recording.exception is not None:
             raise recording.exception.with_traceback(
-                _from_cell(recording.exception.__traceback__, filename))
+                _from_cell(recording.exception.__traceback__, filename)
+            )
         return recording.result
 
     def _cell_id(self) -> str | None:
@@ -86,8 +110,9 @@ def _cell_runner(tree: ast.Module, filename: str, namespace: dict[str, Any]) -> 
     returning the value of its last expression (None if it ends with a statement)."""
     last = tree.body[-1] if tree.body else None
     if isinstance(last, ast.Expr):  # kept under a name the recording does not show
-        tree.body[-1] = ast.copy_location(ast.Assign(
-            [ast.Name(_RESULT, ast.Store())], last.value), last)
+        tree.body[-1] = ast.copy_location(
+            ast.Assign([ast.Name(_RESULT, ast.Store())], last.value), last
+        )
         ast.fix_missing_locations(tree)
     code = compile(tree, filename, "exec")
 
@@ -102,8 +127,7 @@ def _cell_runner(tree: ast.Module, filename: str, namespace: dict[str, Any]) -> 
 _RESULT = "__nbgraph_step_result__"
 
 
-def _from_cell(tb: types.TracebackType | None, filename: str
-               ) -> types.TracebackType | None:
+def _from_cell(tb: types.TracebackType | None, filename: str) -> types.TracebackType | None:
     """``tb`` from the cell's own frame on (the recorder's frames left out)."""
     start = tb
     while start is not None and start.tb_frame.f_code.co_filename != filename:

@@ -21,8 +21,7 @@ _owners: dict[types.CodeType, types.CodeType] = {}
 _generated_names: dict[types.CodeType, frozenset[str]] = {}
 
 
-def register_code(code: types.CodeType, generated_names: frozenset[str] = frozenset()
-                  ) -> None:
+def register_code(code: types.CodeType, generated_names: frozenset[str] = frozenset()) -> None:
     """Mark a converted function's code (and its nested code objects) as user code;
     ``generated_names`` are the variables conversion added (flags, loop indices)."""
     _generated_names[code] = generated_names
@@ -92,8 +91,15 @@ def _frame_location(frame: types.FrameType, caller: Loc | None) -> Loc:
             start, end, c, e = positions[index]
             if start == end and c is not None:
                 col, end_col = c, e
-    return Loc(code.co_filename, frame.f_lineno, col, end_col, code.co_qualname, caller,
-               _owners[code].co_firstlineno)
+    return Loc(
+        code.co_filename,
+        frame.f_lineno,
+        col,
+        end_col,
+        code.co_qualname,
+        caller,
+        _owners[code].co_firstlineno,
+    )
 
 
 def frame_location(frame: types.FrameType) -> Loc:

@@ -58,8 +58,9 @@ def own_folders() -> tuple[str, ...]:
 def _installation() -> tuple[str, ...]:
     """Folders of the Python installation: the standard library and installed packages."""
     roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
-    roots.update(sysconfig.get_paths().get(key, "") for key in
-                 ("stdlib", "platstdlib", "purelib", "platlib"))
+    roots.update(
+        sysconfig.get_paths().get(key, "") for key in ("stdlib", "platstdlib", "purelib", "platlib")
+    )
     roots.update(getattr(site, "getsitepackages", lambda: [])())
     roots.add(site.getusersitepackages() if site.ENABLE_USER_SITE else "")
     return tuple(os.path.realpath(root) for root in roots if root)
@@ -81,7 +82,8 @@ def is_library_code(code: types.CodeType) -> bool:
     if path is None:
         return False
     return _under(path, _installation() + own_folders()) or any(
-        f"{os.sep}{name}{os.sep}" in path for name in ("site-packages", "dist-packages"))
+        f"{os.sep}{name}{os.sep}" in path for name in ("site-packages", "dist-packages")
+    )
 
 
 def cell_filenames() -> dict[str, int]:

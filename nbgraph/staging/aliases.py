@@ -54,8 +54,10 @@ def merge_branches(then: Writes, other: Writes) -> list[tuple[Traced, Node, Node
     for handle in dict.fromkeys([*then, *other]):
         a, b = then.get(handle, handle.node), other.get(handle, handle.node)
         if a.type != b.type:
-            raise StagingError(f"an array written in one branch of this if changes type "
-                               f"({a.type} / {b.type})", user_location())
+            raise StagingError(
+                f"an array written in one branch of this if changes type ({a.type} / {b.type})",
+                user_location(),
+            )
         out.append((handle, a, b))
     return out
 
@@ -83,22 +85,31 @@ def check_loop_body(builder: RegionBuilder, own: Sequence[Any], outputs: list[An
         raise CarryArrays(list(finals))
 
 
-def with_outer_arrays(trace_loop: Callable, test: Callable, body: Callable,
-                      names: Sequence[str], init: Sequence[Any], *rest: Any) -> list:
+def with_outer_arrays(
+    trace_loop: Callable,
+    test: Callable,
+    body: Callable,
+    names: Sequence[str],
+    init: Sequence[Any],
+    *rest: Any,
+) -> list:
     """Trace a loop with ``trace_loop``; the outer arrays its body writes become hidden
     loop variables (traced again until none is missed)."""
     handles: list[Traced] = []
     while True:
         try:
-            result = trace_loop(_reading(test, handles, len(names), body=False),
-                                _reading(body, handles, len(names), body=True),
-                                (*names, *(f"<array {k}>" for k in range(len(handles)))),
-                                (*init, *handles), *rest)
+            result = trace_loop(
+                _reading(test, handles, len(names), body=False),
+                _reading(body, handles, len(names), body=True),
+                (*names, *(f"<array {k}>" for k in range(len(handles)))),
+                (*init, *handles),
+                *rest,
+            )
         except CarryArrays as more:
             handles += [h for h in more.handles if h not in handles]
             continue
-        set_after(handles, [v.node for v in result[len(names):]])
-        return result[:len(names)]
+        set_after(handles, [v.node for v in result[len(names) :]])
+        return result[: len(names)]
 
 
 def _reading(fn: Callable, handles: list[Traced], count: int, body: bool) -> Callable:

@@ -57,8 +57,15 @@ def _containers(value: Any, where: str) -> list[tuple[str, Any, tuple]]:
     found = []
     if type(value) in (list, dict, set):
         items = value.items() if type(value) is dict else value
-        found.append((where, value, tuple(map(id, items)) if type(value) is not dict
-                      else tuple((k, id(v)) for k, v in items)))
+        found.append(
+            (
+                where,
+                value,
+                tuple(map(id, items))
+                if type(value) is not dict
+                else tuple((k, id(v)) for k, v in items),
+            )
+        )
     if type(value) in (list, tuple):
         for i, item in enumerate(value):
             found += _containers(item, f"{where}[{i}]")
@@ -72,8 +79,11 @@ def _check_unchanged(name: str, given: list[tuple[str, Any, tuple]]) -> None:
     """Refuse a function that changes a list, dict or set it was given: graph mode
     passes it a copy, so the caller's container would not change as it does eagerly."""
     for where, container, items in given:
-        now = tuple(map(id, container)) if type(container) is not dict else tuple(
-            (k, id(v)) for k, v in container.items())
+        now = (
+            tuple(map(id, container))
+            if type(container) is not dict
+            else tuple((k, id(v)) for k, v in container.items())
+        )
         if now != items:
             raise StagingError(changed_argument(name, where, container))
 
@@ -81,8 +91,10 @@ def _check_unchanged(name: str, given: list[tuple[str, Any, tuple]]) -> None:
 def changed_argument(name: str, where: str, container: Any) -> str:
     """The refusal of a change in place of a container the function was given."""
     what = type(container).__name__
-    return (f"{name} changes the {what} it is given as {where} in place (append, item "
-            f"assignment, pop...): a graph function works on a copy of a {what} argument, "
-            f"so the caller's {what} would not change as it does eagerly. Copy it first "
-            f"(e.g. items = list(items)) and return it, or call {name}.eager(...) to run it "
-            "as plain Python")
+    return (
+        f"{name} changes the {what} it is given as {where} in place (append, item "
+        f"assignment, pop...): a graph function works on a copy of a {what} argument, "
+        f"so the caller's {what} would not change as it does eagerly. Copy it first "
+        f"(e.g. items = list(items)) and return it, or call {name}.eager(...) to run it "
+        "as plain Python"
+    )

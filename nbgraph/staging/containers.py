@@ -89,6 +89,9 @@ def structure(value: Any) -> tuple[Any, tuple, Any] | None:
         return (kind,), tuple(value), lambda items: kind(*items)
     if is_dataclass_instance(value):
         names = field_names(value)
-        return ((kind, names), tuple(getattr(value, n) for n in names),
-                lambda items: with_fields(value, dict(zip(names, items))))
+        return (
+            (kind, names),
+            tuple(getattr(value, n) for n in names),
+            lambda items: with_fields(value, dict(zip(names, items))),
+        )
     return None

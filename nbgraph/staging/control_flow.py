@@ -152,16 +152,25 @@ def _carriable(value: Any) -> bool:
 
 def _join_types(a: Any, b: Any, name: str, where: str, in_loop: bool) -> Any:
     if isinstance(a, TupleType) or isinstance(b, TupleType):
-        if not (isinstance(a, TupleType) and isinstance(b, TupleType)) or \
-                len(a.items) != len(b.items):
-            raise LoopTypeError(f"{describe_variable(name)} holds tuples of different lengths or a "
-                                f"tuple on one path only ({where})", user_location())
-        return TupleType(tuple(_join_types(x, y, f"{name}[{i}]", where, in_loop)
-                               for i, (x, y) in enumerate(zip(a.items, b.items))))
+        if not (isinstance(a, TupleType) and isinstance(b, TupleType)) or len(a.items) != len(
+            b.items
+        ):
+            raise LoopTypeError(
+                f"{describe_variable(name)} holds tuples of different lengths or a "
+                f"tuple on one path only ({where})",
+                user_location(),
+            )
+        return TupleType(
+            tuple(
+                _join_types(x, y, f"{name}[{i}]", where, in_loop)
+                for i, (x, y) in enumerate(zip(a.items, b.items))
+            )
+        )
     if isinstance(a, ListType) or isinstance(b, ListType):
         if not (isinstance(a, ListType) and isinstance(b, ListType)):
-            raise LoopTypeError(f"{describe_variable(name)} is a list on one path only ({where})",
-                                user_location())
+            raise LoopTypeError(
+                f"{describe_variable(name)} is a list on one path only ({where})", user_location()
+            )
         if a.elem is None or b.elem is None:
             return a if b.elem is None else b
         _join_types(a.elem, b.elem, f"{name}[...]", where, in_loop)
@@ -197,7 +206,9 @@ def _sync_views(before: State, after: Sequence[Any]) -> tuple:
                 raise StagingError(
                     "an array and a view (slice) of it are both updated in the same staged "
                     "branch or loop; graph mode cannot keep them in sync: update the array "
-                    "through one of them only", user_location())
+                    "through one of them only",
+                    user_location(),
+                )
             new.view = None
             base.add_view(new, index)
             new.rebind(new.node)
@@ -206,9 +217,15 @@ def _sync_views(before: State, after: Sequence[Any]) -> tuple:
 
 # --- cond ---------------------------------------------------------------------------
 
+
 class _Branch:
-    def __init__(self, builder: RegionBuilder, kept: list[bool], outputs: list[Any],
-                 writes: dict[Traced, Node]) -> None:
+    def __init__(
+        self,
+        builder: RegionBuilder,
+        kept: list[bool],
+        outputs: list[Any],
+        writes: dict[Traced, Node],
+    ) -> None:
         self.builder = builder
         self.kept = kept  # per variable: whether it names the array it named before
         self.outputs = outputs
@@ -235,8 +252,9 @@ def _trace_branch(fn: Callable, init: State, description: str) -> _Branch:
     return _Branch(builder, kept, outputs, writes)
 
 
-def _same_array(name: str, old: Any, new: Any, kept: list[bool], written: list[bool],
-                where: str) -> Any:
+def _same_array(
+    name: str, old: Any, new: Any, kept: list[bool], written: list[bool], where: str
+) -> Any:
     """A variable's value after a staged statement.  Where every path leaves the name on
     the array it named before (``kept``, per path; ``written``: whether the path wrote
     into that array), that array itself is updated (in place, as eagerly: its aliases,
@@ -254,7 +272,8 @@ def _same_array(name: str, old: Any, new: Any, kept: list[bool], written: list[b
             f"'{name}' names depends on the run; graph mode cannot write that back into the "
             f"caller's array. Write into a copy ({name} = {name}.copy() first) or assign "
             "the new array to another name, or call .eager(...) to run it as written",
-            user_location())
+            user_location(),
+        )
     return new
 
 
@@ -279,16 +298,21 @@ class _Merge:
         if isinstance(a, Deleted) or isinstance(b, Deleted):
             line = (a if isinstance(a, Deleted) else b).line
             both = isinstance(a, Deleted) and isinstance(b, Deleted)
-            reason = (f"was deleted (del at line {line})" if both else
-                      f"is deleted (del at line {line}) on one path of the if at {self.where} "
-                      "only, so whether it exists after the if is known only when the graph "
-                      "runs; delete it on both paths or on none, or call the function's "
-                      ".eager(...) to run it as plain Python")
+            reason = (
+                f"was deleted (del at line {line})"
+                if both
+                else f"is deleted (del at line {line}) on one path of the if at {self.where} "
+                "only, so whether it exists after the if is known only when the graph "
+                "runs; delete it on both paths or on none, or call the function's "
+                ".eager(...) to run it as plain Python"
+            )
             return lambda outs: Undefined(name, reason)
         if isinstance(a, Undefined) or isinstance(b, Undefined):
-            reason = (f"is assigned in only one branch of the if at {self.where}, so it has no "
-                      "value after the if on the other path; assign it in both branches or "
-                      "before the if")
+            reason = (
+                f"is assigned in only one branch of the if at {self.where}, so it has no "
+                "value after the if on the other path; assign it in both branches or "
+                "before the if"
+            )
             return lambda outs: Undefined(name, reason)
         if isinstance(a, UndefinedReturn) and isinstance(b, UndefinedReturn):
             return lambda outs: a
@@ -311,7 +335,9 @@ class _Merge:
                 f"of the if at {self.where} ({_short(a)} / {_short(b)}); a graph can only choose "
                 "between numbers, arrays and lists at run time (not None or other objects): "
                 "give it a number or array on both paths, or call the function's "
-                ".eager(...) to run it as plain Python", user_location())
+                ".eager(...) to run it as plain Python",
+                user_location(),
+            )
         target = _join_types(_value_type(a), _value_type(b), name, self.where, in_loop=False)
         with reenter(then.builder):
             na = _coerce(a, target).node
@@ -320,7 +346,6 @@ class _Merge:
         index = len(self.pairs)
         self.pairs.append((na, nb))
         return lambda outs: outs[index]
-
 
     def _merge_structure(self, name: str, a: Any, b: Any) -> Callable | None:
         """Merge two containers item by item (None if a and b are not containers of one
@@ -340,8 +365,9 @@ class _Merge:
             items = {k: self.merge(f"{name}[{k!r}]", a[k], b[k]) for k in a}
             return lambda outs: {k: p(outs) for k, p in items.items()}
         if is_dataclass_instance(a):
-            fields = {f: self.merge(f"{name}.{f}", getattr(a, f), getattr(b, f))
-                      for f in field_names(a)}
+            fields = {
+                f: self.merge(f"{name}.{f}", getattr(a, f), getattr(b, f)) for f in field_names(a)
+            }
             return lambda outs: with_fields(a, {f: p(outs) for f, p in fields.items()})
         return None
 
@@ -352,9 +378,11 @@ def _dict_keys_differ(name: str, a: dict, b: dict, where: str) -> str:
         what = f"has the key {only[0]!r} on one path of the if at {where} and not on the other"
     else:
         what = f"gets its keys in a different order on the two paths of the if at {where}"
-    return (f"dict '{name}' {what}; a graph chooses values when it runs, but not which keys "
-            "a dict has: set the key on both paths (or before the if), or call the "
-            "function's .eager(...) to run it as plain Python")
+    return (
+        f"dict '{name}' {what}; a graph chooses values when it runs, but not which keys "
+        "a dict has: set the key on both paths (or before the if), or call the "
+        "function's .eager(...) to run it as plain Python"
+    )
 
 
 def _short(value: Any) -> str:
@@ -378,9 +406,10 @@ def staged_cond(
     other = _trace_branch(else_fn, init, f"the else branch at {where}")
     merger = _Merge(then, other, where)
     kept = [a and b for a, b in zip(then.kept, other.kept)]  # (a ternary's has none)
-    rebuild = [(lambda outs, same=init[k]: same) if k < len(kept) and kept[k] else
-               merger.merge(n, a, b)
-               for k, (n, a, b) in enumerate(zip(names, then.outputs, other.outputs))]
+    rebuild = [
+        (lambda outs, same=init[k]: same) if k < len(kept) and kept[k] else merger.merge(n, a, b)
+        for k, (n, a, b) in enumerate(zip(names, then.outputs, other.outputs))
+    ]
     pairs = list(merger.pairs)
     written = merge_branches(then.writes, other.writes)
     pairs += [(a, b) for _, a, b in written]
@@ -389,25 +418,37 @@ def staged_cond(
         pairs.append((then.builder.token, other.builder.token))
     then.builder.region.results = tuple(a for a, _ in pairs)
     other.builder.region.results = tuple(b for _, b in pairs)
-    node = add_node(Op.COND, (pred.node,), (then.builder.region, other.builder.region),
-                    TupleType(tuple(a.type for a, _ in pairs)))
-    projs = [outer.add(Node(Op.PROJ, (node,), i, a.type, node.loc))
-             for i, (a, _) in enumerate(pairs)]
+    node = add_node(
+        Op.COND,
+        (pred.node,),
+        (then.builder.region, other.builder.region),
+        TupleType(tuple(a.type for a, _ in pairs)),
+    )
+    projs = [
+        outer.add(Node(Op.PROJ, (node,), i, a.type, node.loc)) for i, (a, _) in enumerate(pairs)
+    ]
     if effects:
         outer.token = projs.pop()
-    set_after([handle for handle, _, _ in written], projs[len(merger.pairs):])
+    set_after([handle for handle, _, _ in written], projs[len(merger.pairs) :])
     outs = [wrap(p) for p in projs]
     if then.builder.diverged and other.builder.diverged:
         outer.diverged = True
     values = [r(outs) for r in rebuild]
     for k, old in enumerate(init):
-        values[k] = _same_array(names[k], old, values[k], [b.kept[k] for b in (then, other)],
-                                [_wrote(b, old) for b in (then, other)], where)
+        values[k] = _same_array(
+            names[k],
+            old,
+            values[k],
+            [b.kept[k] for b in (then, other)],
+            [_wrote(b, old) for b in (then, other)],
+            where,
+        )
     return values
 
 
-def if_stmt(cond: Any, body: Callable, orelse: Callable, names: Sequence[str],
-            init: State) -> tuple:
+def if_stmt(
+    cond: Any, body: Callable, orelse: Callable, names: Sequence[str], init: State
+) -> tuple:
     """``if cond: body else: orelse`` over the variables ``names``."""
     if isinstance(cond, Undefined):
         raise cond.error()
@@ -464,8 +505,11 @@ class _Slot:
             self.kind = UNDEF
         elif isinstance(value, UndefinedReturn):
             self.kind = RETURN
-        elif isinstance(value, (Traced, TracedList)) or _is_number(value) or (
-                type(value) is tuple and _carriable(value)):
+        elif (
+            isinstance(value, (Traced, TracedList))
+            or _is_number(value)
+            or (type(value) is tuple and _carriable(value))
+        ):
             self.kind, self.type = GRAPH, _value_type(value)
         elif type(value) is list:
             self.kind, self.type = LIST, ListType(None)
@@ -523,7 +567,9 @@ def _refine(slots: list[_Slot], outputs: Sequence[Any], where: str) -> bool:
                 raise StagingError(
                     f"a return value inside the graph loop at {where} is a "
                     f"{type(out).__name__}; a graph loop can only return numbers, arrays, "
-                    "lists and tuples of numbers", user_location())
+                    "lists and tuples of numbers",
+                    user_location(),
+                )
             slot.kind, slot.type, changed = GRAPH, _value_type(out), True
             continue
         if slot.kind == STATIC and slot.rebuild is None:
@@ -541,7 +587,9 @@ def _refine(slots: list[_Slot], outputs: Sequence[Any], where: str) -> bool:
                 f"{describe_variable(slot.name)} becomes a {type(out).__name__} inside the "
                 f"graph loop at {where}; a graph loop carries numbers, arrays, and lists, "
                 "tuples, dicts and dataclasses of them; or call the function's .eager(...) "
-                "to run it as plain Python", user_location())
+                "to run it as plain Python",
+                user_location(),
+            )
         if slot.kind == LIST and type(out) is list and _same_python_value(slot.init, out):
             continue
         if slot.kind == LIST and slot.type.elem is None:
@@ -572,32 +620,42 @@ def _changes_in_loop(slot: _Slot, out: Any, where: str) -> str:
     """Why a loop variable cannot be carried: what the body made of it, and the fix."""
     before, after = structure(slot.init), structure(out)
     if type(out) is dict and type(slot.init) is dict and before[0] != after[0]:
-        what = (f"dict '{slot.name}' gets different keys inside the graph loop at {where} "
-                f"({list(slot.init)} before, {list(out)} after an iteration); a graph loop "
-                "carries a dict whose keys stay the same: set every key before the loop")
+        what = (
+            f"dict '{slot.name}' gets different keys inside the graph loop at {where} "
+            f"({list(slot.init)} before, {list(out)} after an iteration); a graph loop "
+            "carries a dict whose keys stay the same: set every key before the loop"
+        )
     elif type(out) is list:
-        what = (f"list '{slot.name}' gets items that are not numbers or arrays inside the "
-                f"graph loop at {where}; a graph list holds numbers and arrays only")
+        what = (
+            f"list '{slot.name}' gets items that are not numbers or arrays inside the "
+            f"graph loop at {where}; a graph list holds numbers and arrays only"
+        )
     else:
-        what = (f"{describe_variable(slot.name)} changes its Python value ({_short(slot.init)} "
-                f"-> {_short(out)}) inside the graph loop at {where}; a graph loop carries "
-                "numbers, arrays, and lists, tuples, dicts and dataclasses of them")
+        what = (
+            f"{describe_variable(slot.name)} changes its Python value ({_short(slot.init)} "
+            f"-> {_short(out)}) inside the graph loop at {where}; a graph loop carries "
+            "numbers, arrays, and lists, tuples, dicts and dataclasses of them"
+        )
     return f"{what}; or call the function's .eager(...) to run it as plain Python"
 
 
-def staged_while(test: Callable, body: Callable, names: Sequence[str], init: State,
-                 unrolled: int = 0) -> list:
+def staged_while(
+    test: Callable, body: Callable, names: Sequence[str], init: State, unrolled: int = 0
+) -> list:
     """Trace a WHILE node; return the variables' values after the loop (``unrolled``:
     iterations that already ran while tracing)."""
     return with_outer_arrays(_trace_while, test, body, names, init, unrolled)
 
 
-def _trace_while(test: Callable, body: Callable, names: Sequence[str], init: State,
-                 unrolled: int) -> list:
+def _trace_while(
+    test: Callable, body: Callable, names: Sequence[str], init: State, unrolled: int
+) -> list:
     """staged_while, with every array the body writes among ``names``."""
     where = _where()
-    slots = [_Slot(n, LoopUndefined(n, where) if type(v) is Undefined else v)
-             for n, v in zip(names, init)]
+    slots = [
+        _Slot(n, LoopUndefined(n, where) if type(v) is Undefined else v)
+        for n, v in zip(names, init)
+    ]
     for _ in range(len(slots) + 2):
         with region(f"the loop at {where}") as body_b:
             args = _body_args(body_b, slots)
@@ -608,17 +666,21 @@ def _trace_while(test: Callable, body: Callable, names: Sequence[str], init: Sta
         if not _refine(slots, outputs, where):
             break
     else:
-        raise LoopTypeError(f"the types of the loop variables at {where} do not settle",
-                            user_location())
+        raise LoopTypeError(
+            f"the types of the loop variables at {where} do not settle", user_location()
+        )
     carried = [i for i, s in enumerate(slots) if s.carried]
     hidden = generated_names()
-    body_b.region.names = tuple(None if slots[i].name in hidden or slots[i].name.startswith("<")
-                                else slots[i].name for i in carried)
+    body_b.region.names = tuple(
+        None if slots[i].name in hidden or slots[i].name.startswith("<") else slots[i].name
+        for i in carried
+    )
     body_b.region.unrolled = unrolled
     with reenter(body_b):
         body_b.region.results = (
             *(_coerce(slots[i].items(outputs[i]), slots[i].type).node for i in carried),
-            body_b.token)
+            body_b.token,
+        )
     with region(f"the loop condition at {where}") as test_b:
         test_args = _body_args(test_b, slots)
         entry = test_b.token
@@ -627,13 +689,17 @@ def _trace_while(test: Callable, body: Callable, names: Sequence[str], init: Sta
             pred = const(bool(pred))
         test_b.region.results = (as_predicate(pred).node,)
         if test_b.token is not entry:
-            raise StagingError(f"the condition of the loop at {where} has side effects "
-                               "(print/assert); move them into the loop body", user_location())
+            raise StagingError(
+                f"the condition of the loop at {where} has side effects "
+                "(print/assert); move them into the loop body",
+                user_location(),
+            )
     outer = current()
     inputs = tuple(_initial(slots[i]).node for i in carried)
     types = (*(slots[i].type for i in carried), TOKEN)
-    node = add_node(Op.WHILE, (*inputs, outer.token), (test_b.region, body_b.region),
-                    TupleType(types))
+    node = add_node(
+        Op.WHILE, (*inputs, outer.token), (test_b.region, body_b.region), TupleType(types)
+    )
     projs = [outer.add(Node(Op.PROJ, (node,), k, t, node.loc)) for k, t in enumerate(types)]
     outer.token = projs.pop()
     result = []
@@ -642,12 +708,26 @@ def _trace_while(test: Callable, body: Callable, names: Sequence[str], init: Sta
         if slot.carried:
             arg = args[k]
             written = isinstance(arg, Traced) and arg.node is not entries[k]
-            result.append(_same_array(slot.name, slot.init, slot.value(wrap(next(values))),
-                                      [outputs[k] is arg], [written], where))
+            result.append(
+                _same_array(
+                    slot.name,
+                    slot.init,
+                    slot.value(wrap(next(values))),
+                    [outputs[k] is arg],
+                    [written],
+                    where,
+                )
+            )
         elif slot.kind == UNDEF:
-            result.append(Undefined(slot.name, (
-                f"is assigned only inside the graph loop at {where}, so it has no value "
-                "after the loop; assign it before the loop")))
+            result.append(
+                Undefined(
+                    slot.name,
+                    (
+                        f"is assigned only inside the graph loop at {where}, so it has no value "
+                        "after the loop; assign it before the loop"
+                    ),
+                )
+            )
         else:
             result.append(slot.init)
     return result
@@ -679,8 +759,10 @@ def while_stmt(test: Callable, body: Callable, names: Sequence[str], init: State
 
 # --- for ------------------------------------------------------------------------------
 
-def for_stmt(iterable: Any, extra_test: Callable | None, body: Callable,
-             names: Sequence[str], init: State) -> tuple:
+
+def for_stmt(
+    iterable: Any, extra_test: Callable | None, body: Callable, names: Sequence[str], init: State
+) -> tuple:
     """``for target in iterable: body(target)``; ``extra_test`` ends it early (break)."""
     sequence = as_graph_sequence(iterable)
     if sequence is None:
@@ -700,8 +782,9 @@ def for_stmt(iterable: Any, extra_test: Callable | None, body: Callable,
     return _sync_views(init, out[1:])
 
 
-def _python_for(iterable: Any, extra_test: Callable | None, body: Callable,
-                names: Sequence[str], init: State) -> tuple:
+def _python_for(
+    iterable: Any, extra_test: Callable | None, body: Callable, names: Sequence[str], init: State
+) -> tuple:
     state = tuple(init)
     line = _line()
     for iteration, item in enumerate(iterable, 1):
@@ -709,8 +792,11 @@ def _python_for(iterable: Any, extra_test: Callable | None, body: Callable,
             if extra_test is not None:
                 go_on = extra_test(*state)
                 if is_graph_value(go_on):
-                    state = tuple(staged_cond(go_on, lambda *s, item=item: body(item, *s),
-                                              lambda *s: s, state, names))
+                    state = tuple(
+                        staged_cond(
+                            go_on, lambda *s, item=item: body(item, *s), lambda *s: s, state, names
+                        )
+                    )
                     continue
                 if not go_on:
                     break
@@ -718,12 +804,14 @@ def _python_for(iterable: Any, extra_test: Callable | None, body: Callable,
     return state
 
 
-def list_comp(iterable: Any, element: Callable, conditions: Sequence[Callable] = (),
-              unpack: bool = False) -> Any:
+def list_comp(
+    iterable: Any, element: Callable, conditions: Sequence[Callable] = (), unpack: bool = False
+) -> Any:
     """``[element(x) for x in iterable if all(c(x) for c in conditions)]``.
 
     Over a graph iterable this is a graph loop building a graph list.
     """
+
     def apply(fn: Callable, item: Any) -> Any:
         return fn(*item) if unpack else fn(item)
 

@@ -30,7 +30,9 @@ class GraphSequence:
             "a range (or enumerate/zip over it) whose length is known only when the graph "
             "runs is used outside a for loop or list(...): graph mode cannot unpack it into "
             "Python values. Loop over it with for, build an array with np.arange, or call "
-            "the function's .eager(...) to run it as plain Python", user_location())
+            "the function's .eager(...) to run it as plain Python",
+            user_location(),
+        )
 
 
 class GraphRange(GraphSequence):
@@ -143,7 +145,9 @@ def _concrete_sequence(value: Any) -> GraphSequence:
     if array is None or array.dtype == object or array.ndim == 0:
         raise StagingError(
             f"cannot iterate a {type(value).__name__} together with graph values "
-            "(zip/enumerate): use arrays, ranges or lists of numbers", user_location())
+            "(zip/enumerate): use arrays, ranges or lists of numbers",
+            user_location(),
+        )
     return ArrayRows(const(array))
 
 

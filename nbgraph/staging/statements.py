@@ -30,8 +30,9 @@ def _has_graph_value(value: Any) -> bool:
     return False
 
 
-def print_stmt(*values: Any, sep: Any = " ", end: Any = "\n", file: Any = None,
-               flush: bool = False) -> None:
+def print_stmt(
+    *values: Any, sep: Any = " ", end: Any = "\n", file: Any = None, flush: bool = False
+) -> None:
     """print(...): a graph effect, so it prints on every run, in program order."""
     if file is not None and file is not sys.stdout:
         raise StagingError("print(file=...) is not supported in graph mode", user_location())
@@ -79,7 +80,9 @@ def raise_stmt(exc: Any) -> None:
             raise StagingError(
                 f"this raise always happens, with a {exc.type.__name__} made from values "
                 "only known when the graph runs; raise it under a condition on them "
-                "(if ...: raise ...) or outside the graph function", user_location())
+                "(if ...: raise ...) or outside the graph function",
+                user_location(),
+            )
         raise exc
     if deferred:
         effect(runtime.raise_effect, exc.type, *exc.args)
@@ -122,8 +125,9 @@ def format_text(template: str, *args: Any, **kwargs: Any) -> Any:
         elif field.isidentifier():
             value = kwargs[field]
         else:
-            raise StagingError(f"format field {{{field}}} is not supported in graph mode",
-                               user_location())
+            raise StagingError(
+                f"format field {{{field}}} is not supported in graph mode", user_location()
+            )
         parts.append((value, conversion, spec or ""))
     return Text(tuple(parts))
 
@@ -147,8 +151,9 @@ def _check_not_argument(container: Any) -> None:
     where = given_argument(container)
     if where is not None:
         loc = user_location()
-        raise StagingError(changed_argument(loc.function if loc else "the function", where,
-                                            container), loc)
+        raise StagingError(
+            changed_argument(loc.function if loc else "the function", where, container), loc
+        )
 
 
 def setitem(target: Any, index: Any, value: Any) -> Any:
@@ -189,7 +194,9 @@ def set_attribute(obj: Any, attr: str, value: Any) -> None:
             "loop: graph mode traces every path, so the change would happen on paths that "
             "do not run it, and only once, while tracing. Keep the value in a local "
             "variable (or a dataclass), or call the function's .eager(...) to run it as "
-            "plain Python", user_location())
+            "plain Python",
+            user_location(),
+        )
     setattr(obj, attr, value)
 
 
@@ -206,7 +213,9 @@ def outer_write(name: str, kind: str, value: Any) -> None:
         f"assignment to the {kind} variable '{name}' in graph mode: graph mode runs the "
         "function's Python code once, while tracing (and every path of a graph if or loop), "
         f"so '{name}' would not change as it does when the function runs; {fix}, or call "
-        "the function's .eager(...) to run it as plain Python", user_location())
+        "the function's .eager(...) to run it as plain Python",
+        user_location(),
+    )
 
 
 def outer_mutation(name: str, container: Any) -> Any:
@@ -218,22 +227,33 @@ def outer_mutation(name: str, container: Any) -> Any:
             "variable of the function: graph mode traces every path once, so the change "
             "would happen on paths that do not run it. Copy it into a local variable first "
             f"(e.g. {name}_local = list({name})), or call the function's .eager(...) to run "
-            "it as plain Python", user_location())
+            "it as plain Python",
+            user_location(),
+        )
     return container
 
 
 # Errors of the user's own Python code that a branch not taken must not raise: raised
 # while tracing a graph if's branch, they are raised when (if) that branch runs instead.
-_DEFERRED_ERRORS = (LookupError, ArithmeticError, NameError, AttributeError, ValueError,
-                    AssertionError)
+_DEFERRED_ERRORS = (
+    LookupError,
+    ArithmeticError,
+    NameError,
+    AttributeError,
+    ValueError,
+    AssertionError,
+)
 
 
 def raise_when_run(exc: Exception) -> bool:
     """Stage ``exc``, raised while tracing a graph branch, to be raised when the branch
     runs (as eagerly: only on the path that reaches it); False if it is not an error of
     the user's code (nbgraph's refusals and limitations are raised now)."""
-    if not isinstance(exc, _DEFERRED_ERRORS) or not getattr(exc, "deferrable", True) or (
-            isinstance(exc, GraphModeError) and not isinstance(exc, UndefinedValueError)):
+    if (
+        not isinstance(exc, _DEFERRED_ERRORS)
+        or not getattr(exc, "deferrable", True)
+        or (isinstance(exc, GraphModeError) and not isinstance(exc, UndefinedValueError))
+    ):
         return False
     tb = exc.__traceback__
     while tb is not None and tb.tb_next is not None:

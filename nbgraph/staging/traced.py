@@ -48,7 +48,8 @@ def _inplace(op: Any) -> Any:
             raise StagingError(
                 f"in-place operation would change a {self.type.ndim}-d array into "
                 f"{result.type.ndim}-d, as NumPy would refuse (non-broadcastable output)",
-                user_location())
+                user_location(),
+            )
         if result.type.dtype != self.type.dtype:
             if not np.can_cast(result.type.dtype, self.type.dtype, "same_kind"):
                 raise StagingError(
@@ -68,8 +69,19 @@ def _inplace(op: Any) -> Any:
 # Array methods recorded as ``call_method`` calls: the reductions and scans arrays have
 # as methods (x.sum(), x.cumsum()), and these.
 _METHODS = frozenset(f.method for f in AXIS_FUNCTIONS.values() if f.method) | {
-    "ravel", "flatten", "clip", "round", "dot", "nonzero", "item", "conj", "conjugate",
-    "repeat", "trace", "diagonal"}
+    "ravel",
+    "flatten",
+    "clip",
+    "round",
+    "dot",
+    "nonzero",
+    "item",
+    "conj",
+    "conjugate",
+    "repeat",
+    "trace",
+    "diagonal",
+}
 
 
 def write_out(fn: Any, args: tuple, kwargs: dict) -> Any:
@@ -84,13 +96,20 @@ def write_out(fn: Any, args: tuple, kwargs: dict) -> Any:
         raise StagingError(
             f"{name}(..., out=...) into a {type(out).__name__} that is not an array of "
             "the graph (an argument or an array the function made): graph mode can only "
-            "write into those; assign the result instead (a = ...)", user_location())
+            "write into those; assign the result instead (a = ...)",
+            user_location(),
+        )
     result = call(fn, *args, **kwargs)
-    if isinstance(result, Traced) and result.type.dtype != out.type.dtype and not \
-            np.can_cast(result.type.dtype, out.type.dtype, "same_kind"):
+    if (
+        isinstance(result, Traced)
+        and result.type.dtype != out.type.dtype
+        and not np.can_cast(result.type.dtype, out.type.dtype, "same_kind")
+    ):
         raise StagingError(
             f"{name}(..., out=...) cannot cast {result.type.dtype} to {out.type.dtype} "
-            "(same_kind casting), as NumPy would refuse", user_location())
+            "(same_kind casting), as NumPy would refuse",
+            user_location(),
+        )
     out[...] = result
     return out
 
@@ -301,7 +320,8 @@ class Traced:
             self._require_array(name)
             return lambda *args, **kwargs: call(call_method, self, name, *args, **kwargs)
         raise AttributeError(
-            f"graph value of type {self.type.describe()} has no attribute {name!r}")
+            f"graph value of type {self.type.describe()} has no attribute {name!r}"
+        )
 
     # --- uses that need the run-time value -------------------------------------------
     def _needs_value(self, what: str) -> StagingError:
@@ -366,13 +386,16 @@ class TracedList:
         return call(runtime.list_getitem, self, index)
 
     def __len__(self) -> int:
-        raise StagingError("len() of a list built in a graph loop: use it in converted code",
-                           user_location())
+        raise StagingError(
+            "len() of a list built in a graph loop: use it in converted code", user_location()
+        )
 
     def __iter__(self) -> Any:
         raise StagingError(
             "iterating a list built in a graph loop is not supported; convert it with "
-            "np.array(...) or np.stack(...) first", user_location())
+            "np.array(...) or np.stack(...) first",
+            user_location(),
+        )
 
     def __bool__(self) -> bool:
         raise StagingError("truth value of a list built in a graph loop", user_location())
@@ -381,7 +404,9 @@ class TracedList:
         if type(items) not in (list, tuple):
             raise StagingError(
                 "list.extend() of a list a graph loop carries, with a value known only when "
-                "the graph runs: append the items one by one", user_location())
+                "the graph runs: append the items one by one",
+                user_location(),
+            )
         for item in items:
             self.append(item)
 
@@ -398,14 +423,18 @@ class TracedList:
         raise StagingError(
             "a Python list + a list that a graph loop changes: a graph list grows at its "
             "end only; write lst + [...] (or append), or call the function's .eager(...) "
-            "to run it as plain Python", user_location())
+            "to run it as plain Python",
+            user_location(),
+        )
 
     def __setitem__(self, index: Any, value: Any) -> None:
         raise StagingError(
             "item assignment (lst[i] = ...) on a list that a graph loop changes: there it is "
             "a graph list, which graph mode builds with append only. Use an array "
             "(np.zeros(n) and a[i] = ...) or separate variables, or call the function's "
-            ".eager(...) to run it as plain Python", user_location())
+            ".eager(...) to run it as plain Python",
+            user_location(),
+        )
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):
@@ -415,7 +444,9 @@ class TracedList:
             "graph list, whose length is known only when the graph runs, and graph mode "
             f"supports append, extend, indexing and len on it, not {name}(). Build the "
             "list with append and index it, use an array, or call the function's "
-            ".eager(...) to run it as plain Python", user_location())
+            ".eager(...) to run it as plain Python",
+            user_location(),
+        )
 
 
 def _is_basic_index(index: Any) -> bool:
@@ -445,8 +476,7 @@ def _ndim(x: Any) -> Any:
 
 
 def _reshape(x: Any, shape: Any, *args: Any, **kwargs: Any) -> Any:
-    return call(np.reshape, x, tuple(shape) if isinstance(shape, list) else shape,
-                 *args, **kwargs)
+    return call(np.reshape, x, tuple(shape) if isinstance(shape, list) else shape, *args, **kwargs)
 
 
 ARRAY_FUNCTIONS = {np.shape: _shape, np.ndim: _ndim, np.reshape: _reshape}
@@ -534,13 +564,20 @@ def check_view_write(handle: Traced) -> None:
     if handle.view is not None:
         return
     node, maker = handle.node, None
-    while node.op is Op.CALL and node.inputs and (
-            node.arg.fn in VIEW_FUNCTIONS or node.arg.fn in _FOLLOWED or _method_view(node)):
+    while (
+        node.op is Op.CALL
+        and node.inputs
+        and (node.arg.fn in VIEW_FUNCTIONS or node.arg.fn in _FOLLOWED or _method_view(node))
+    ):
         if node.arg.fn not in _FOLLOWED and maker is None:
             maker = node
         node = node.inputs[0]
-    if maker is None or node.op is not Op.PARAM or current().owner_of(node) is None or \
-            current().owner_of(node).parent is not None:
+    if (
+        maker is None
+        or node.op is not Op.PARAM
+        or current().owner_of(node) is None
+        or current().owner_of(node).parent is not None
+    ):
         return
     made = f" (made at line {maker.loc.lineno})" if maker.loc else ""
     raise StagingError(
@@ -548,7 +585,9 @@ def check_view_write(handle: Traced) -> None:
         "eagerly the write would change the caller's array through the view, and graph "
         "mode follows writes through basic slices only (x[1:], x[:, 0]). Write through the "
         "argument or a slice of it, make the view a copy (.copy()), or call .eager(...) "
-        "to run the function as written", user_location())
+        "to run the function as written",
+        user_location(),
+    )
 
 
 def _method_view(node: Node) -> bool:

@@ -130,7 +130,9 @@ def add_node(op: Op, inputs: tuple[Node, ...], arg: Any, type: GraphType) -> Nod
             f"a graph operation inside the try block at line {_state.try_lines[-1]}: its "
             "errors happen when the graph runs, after the except clause is gone. Move it "
             "out of the try, check the condition explicitly (if ...: raise ...), or call the "
-            "function's .eager(...) to run it as plain Python", loc)
+            "function's .eager(...) to run it as plain Python",
+            loc,
+        )
     for node in inputs:
         check_visible(builder, node, loc)
     if _state.unrolled and loc is not None:

@@ -29,13 +29,18 @@ class Undefined:
     def error(self) -> UndefinedValueError:
         """The error a use of this variable raises."""
         if self.reason:
-            fix = "" if ".eager" in self.reason else (
-                "; or call the function's .eager(...) to run it as plain Python")
-            error = UndefinedValueError(f"variable '{self.name}' {self.reason}{fix}",
-                                        user_location())
+            fix = (
+                ""
+                if ".eager" in self.reason
+                else ("; or call the function's .eager(...) to run it as plain Python")
+            )
+            error = UndefinedValueError(
+                f"variable '{self.name}' {self.reason}{fix}", user_location()
+            )
         else:
             error = UndefinedValueError(
-                f"local variable '{self.name}' referenced before assignment", user_location())
+                f"local variable '{self.name}' referenced before assignment", user_location()
+            )
         error.deferrable = self.deferrable  # type: ignore[attr-defined]
         return error
 
@@ -100,6 +105,10 @@ class LoopUndefined(Undefined):
     deferrable = False
 
     def __init__(self, name: str, where: str) -> None:
-        super().__init__(name, (
-            f"has no value when the graph loop at {where} starts, and graph mode traces one "
-            "loop body for every iteration; assign it before the loop"))
+        super().__init__(
+            name,
+            (
+                f"has no value when the graph loop at {where} starts, and graph mode traces one "
+                "loop body for every iteration; assign it before the loop"
+            ),
+        )

@@ -58,8 +58,9 @@ def _type_fix(name: str, a: TensorType, b: TensorType, in_loop: bool) -> str:
         kind = max(a.dtype.kind, b.dtype.kind, key="buifc".find)
         example = _EXAMPLES.get(kind)
         if example is not None:
-            return f"give it that type from the start (e.g. {name} = {example} where it is " \
-                "first set)"
+            return (
+                f"give it that type from the start (e.g. {name} = {example} where it is first set)"
+            )
     return "convert the values to one type on every path (e.g. float(...))"
 
 

@@ -21,8 +21,12 @@ class Agreement:
     reason: str = ""
 
     def as_dict(self) -> dict:
-        return {"agree": self.agree, "max_abs_diff": self.max_abs,
-                "max_rel_diff": self.max_rel, "reason": self.reason}
+        return {
+            "agree": self.agree,
+            "max_abs_diff": self.max_abs,
+            "max_rel_diff": self.max_rel,
+            "reason": self.reason,
+        }
 
 
 def agreement(eager: Any, graph: Any, rtol: float = 1e-7) -> Agreement:
@@ -52,10 +56,15 @@ def agreement(eager: Any, graph: Any, rtol: float = 1e-7) -> Agreement:
         # NaN against a number, or inf against -inf, differ infinitely.
         diff = np.where(both_nan | same_inf, 0.0, np.where(np.isnan(diff), np.inf, diff))
         scale = np.abs(x.astype(np.complex128))
-        rel = np.divide(diff, scale, out=np.where(diff > 0, np.inf, 0.0),
-                        where=(scale > 0) & np.isfinite(scale))
+        rel = np.divide(
+            diff, scale, out=np.where(diff > 0, np.inf, 0.0), where=(scale > 0) & np.isfinite(scale)
+        )
         rel = np.where(np.isinf(diff), np.inf, rel)
         max_abs = max(max_abs, float(np.max(diff)))
         max_rel = max(max_rel, float(np.max(rel)))
-    return Agreement(max_rel <= rtol, max_abs, max_rel,
-                     "" if max_rel <= rtol else f"relative difference above {rtol:g}")
+    return Agreement(
+        max_rel <= rtol,
+        max_abs,
+        max_rel,
+        "" if max_rel <= rtol else f"relative difference above {rtol:g}",
+    )

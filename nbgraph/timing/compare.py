@@ -22,8 +22,9 @@ from .distributed import local_arguments, time_distributed
 from .measure import time_interleaved
 
 
-def compare(fn: Callable, /, *args: Any, rounds: int = 7, rtol: float = 1e-7,
-            **kwargs: Any) -> Comparison:
+def compare(
+    fn: Callable, /, *args: Any, rounds: int = 7, rtol: float = 1e-7, **kwargs: Any
+) -> Comparison:
     """Time ``fn(*args, **kwargs)`` eagerly and as a graph (``fn`` a graph function or a
     plain function, which then runs on the CPU backend); ``compare_call`` takes the
     call's arguments as a tuple and a dict (for a function with its own ``rounds``)."""
@@ -31,8 +32,15 @@ def compare(fn: Callable, /, *args: Any, rounds: int = 7, rtol: float = 1e-7,
     return compare_call(fn, args, kwargs, rounds=rounds, rtol=rtol)
 
 
-def compare_call(fn: Callable, args: tuple, kwargs: dict, *, rounds: int = 7,
-                 rtol: float = 1e-7, label: str | None = None) -> Comparison:
+def compare_call(
+    fn: Callable,
+    args: tuple,
+    kwargs: dict,
+    *,
+    rounds: int = 7,
+    rtol: float = 1e-7,
+    label: str | None = None,
+) -> Comparison:
     """``compare`` with the call's arguments given as they are; ``label`` names the call
     in the report."""
     __tracebackhide__ = True  # IPython shows the user's frames, not these
@@ -44,12 +52,12 @@ def compare_call(fn: Callable, args: tuple, kwargs: dict, *, rounds: int = 7,
         fn = GraphFunction(fn)
     python = fn.python_function
     label = label or f"{python.__name__}(...)"
-    fresh = GraphFunction(python, backend=fn.backend, static_argnames=fn.static_argnames,
-                          parallel=fn.parallel)
+    fresh = GraphFunction(
+        python, backend=fn.backend, static_argnames=fn.static_argnames, parallel=fn.parallel
+    )
     forget(python)  # so the fresh first call converts, as a new function's would
     on_dask = holds_dask_array(args, kwargs)
     if on_dask:  # eager and graph run on one machine, on the computed arrays
-
         dask_args, dask_kwargs = args, kwargs
         args, kwargs = local_arguments(args, kwargs)
     with _silenced():
@@ -59,24 +67,31 @@ def compare_call(fn: Callable, args: tuple, kwargs: dict, *, rounds: int = 7,
         total = time.perf_counter() - start
         first = dict(fresh.last_build or {"first_run": total})
         eager, graph = time_interleaved(
-            [lambda: python(*args, **kwargs), lambda: fresh(*args, **kwargs)], rounds)
-    result = Comparison(label, fn.backend, eager, graph, first,
-                        agreement(eager_result, graph_result, rtol))
+            [lambda: python(*args, **kwargs), lambda: fresh(*args, **kwargs)], rounds
+        )
+    result = Comparison(
+        label, fn.backend, eager, graph, first, agreement(eager_result, graph_result, rtol)
+    )
     if not result.agreement.agree:
         result.warnings.append(
-            f"the results disagree ({result.agreement.reason}): no speedup is reported")
+            f"the results disagree ({result.agreement.reason}): no speedup is reported"
+        )
     if on_dask:
         with _silenced():
-            result.distributed = time_distributed(fresh, dask_args, dask_kwargs,
-                                                  graph_result, rounds, rtol)
+            result.distributed = time_distributed(
+                fresh, dask_args, dask_kwargs, graph_result, rounds, rtol
+            )
         if not result.distributed.agreement.agree:
-            result.warnings.append("the distributed result disagrees with the graph's "
-                                   f"({result.distributed.agreement.reason})")
+            result.warnings.append(
+                "the distributed result disagrees with the graph's "
+                f"({result.distributed.agreement.reason})"
+            )
     for name, timing in (("eager", eager), ("graph", graph)):
         if timing.unstable:
             result.warnings.append(
                 f"{name} timings are unstable (IQR {timing.iqr / timing.median:.0%} of the "
-                "median): the machine may be busy; run again")
+                "median): the machine may be busy; run again"
+            )
     return result
 
 

@@ -48,12 +48,18 @@ class Comparison:
 
     def as_dict(self) -> dict:
         """The raw numbers (seconds), as ``to_json`` writes them."""
-        return {"call": self.label, "backend": self.backend,
-                "eager": self.eager.as_dict(), "graph": self.graph.as_dict(),
-                "graph_first_call_s": {**self.first_call, "total": self.first_call_total},
-                "speedup": self.speedup, "break_even_calls": self.break_even_calls,
-                "agreement": self.agreement.as_dict(), "warnings": self.warnings,
-                "distributed": self.distributed.as_dict() if self.distributed else None}
+        return {
+            "call": self.label,
+            "backend": self.backend,
+            "eager": self.eager.as_dict(),
+            "graph": self.graph.as_dict(),
+            "graph_first_call_s": {**self.first_call, "total": self.first_call_total},
+            "speedup": self.speedup,
+            "break_even_calls": self.break_even_calls,
+            "agreement": self.agreement.as_dict(),
+            "warnings": self.warnings,
+            "distributed": self.distributed.as_dict() if self.distributed else None,
+        }
 
     def to_json(self, **kwargs: Any) -> str:
         return json.dumps(self.as_dict(), **kwargs)
@@ -68,8 +74,12 @@ class Comparison:
         return html_report(self)
 
 
-_STAGES = (("convert", "convert"), ("trace", "trace"), ("compile", "compile"),
-           ("first_run", "first run"))
+_STAGES = (
+    ("convert", "convert"),
+    ("trace", "trace"),
+    ("compile", "compile"),
+    ("first_run", "first run"),
+)
 
 
 def seconds(value: float) -> str:
@@ -85,20 +95,27 @@ def _timing(t: Timing) -> str:
 
 
 def _first_call(c: Comparison) -> str:
-    parts = [f"{label} {seconds(c.first_call[key])}" for key, label in _STAGES
-             if key in c.first_call]
+    parts = [
+        f"{label} {seconds(c.first_call[key])}" for key, label in _STAGES if key in c.first_call
+    ]
     return f"{seconds(c.first_call_total)} ({', '.join(parts)})"
 
 
 def _verdict(c: Comparison) -> tuple[str, str]:
     a = c.agreement
-    agree = (f"yes (max abs diff {a.max_abs:.3g}, max rel diff {a.max_rel:.3g})" if a.agree
-             else f"NO: {a.reason} (max abs diff {a.max_abs:.3g}, max rel {a.max_rel:.3g})")
+    agree = (
+        f"yes (max abs diff {a.max_abs:.3g}, max rel diff {a.max_rel:.3g})"
+        if a.agree
+        else f"NO: {a.reason} (max abs diff {a.max_abs:.3g}, max rel {a.max_rel:.3g})"
+    )
     if c.speedup is None:
         return "not reported: the results disagree", agree
     calls = c.break_even_calls
-    even = (f"break-even after {calls} call{'s' if calls > 1 else ''}" if calls
-            else "graph mode never catches up")
+    even = (
+        f"break-even after {calls} call{'s' if calls > 1 else ''}"
+        if calls
+        else "graph mode never catches up"
+    )
     return f"{ratio(c.speedup)} ({even})", agree
 
 
@@ -122,18 +139,28 @@ def _distributed_rows(c: Comparison) -> list[tuple[str, str, str]]:
     a = d.agreement
     return [
         ("on Dask: median ± IQR/2", "", f"{_timing(d.timing)} ({d.where})"),
-        ("Dask vs one machine", "", f"{ratio(c.graph.median / d.timing.median)} the speed "
-         f"of the single-machine graph; results agree: {'yes' if a.agree else 'NO'}"),
+        (
+            "Dask vs one machine",
+            "",
+            f"{ratio(c.graph.median / d.timing.median)} the speed "
+            f"of the single-machine graph; results agree: {'yes' if a.agree else 'NO'}",
+        ),
     ]
 
 
 def _local_rows(c: Comparison, speed: str, agree: str) -> list[tuple[str, str, str]]:
     return [
         ("median per call ± IQR/2", _timing(c.eager), _timing(c.graph)),
-        ("rounds x loops", f"{len(c.eager.rounds)} x {c.eager.loops}",
-         f"{len(c.graph.rounds)} x {c.graph.loops}"),
-        ("min / max", f"{seconds(min(c.eager.rounds))} / {seconds(max(c.eager.rounds))}",
-         f"{seconds(min(c.graph.rounds))} / {seconds(max(c.graph.rounds))}"),
+        (
+            "rounds x loops",
+            f"{len(c.eager.rounds)} x {c.eager.loops}",
+            f"{len(c.graph.rounds)} x {c.graph.loops}",
+        ),
+        (
+            "min / max",
+            f"{seconds(min(c.eager.rounds))} / {seconds(max(c.eager.rounds))}",
+            f"{seconds(min(c.graph.rounds))} / {seconds(max(c.graph.rounds))}",
+        ),
         ("first call", "", _first_call(c)),
         ("speedup", speed, ""),
         ("results agree", agree, ""),
@@ -158,8 +185,7 @@ def html_report(c: Comparison) -> str:
     cells = []
     for name, eager, graph in _rows(c):
         if graph or name.startswith("median") or name.startswith("rounds"):
-            cells.append(f"<tr><th>{esc(name)}</th><td>{esc(eager)}</td>"
-                         f"<td>{esc(graph)}</td></tr>")
+            cells.append(f"<tr><th>{esc(name)}</th><td>{esc(eager)}</td><td>{esc(graph)}</td></tr>")
         else:
             cells.append(f"<tr><th>{esc(name)}</th><td colspan='2'>{esc(eager)}</td></tr>")
     warnings = "".join(f"<div style='color:#b45309'>⚠ {esc(w)}</div>" for w in c.warnings)
@@ -168,25 +194,32 @@ def html_report(c: Comparison) -> str:
         f"<div><div><b>compare</b> <code>{esc(c.label)}</code></div>"
         "<table><tr><th></th><th>eager</th>"
         f"<th>graph ({esc(c.backend)})</th></tr>{''.join(cells)}</table>{warnings}</div>"
-        f"{bar_chart(c)}</div>")
+        f"{bar_chart(c)}</div>"
+    )
 
 
 def bar_chart(c: Comparison) -> str:
     """An SVG with one bar per variant: eager and graph medians (linear scale)."""
-    bars = [("eager", c.eager.median, "#94a3b8"), (f"graph ({c.backend})", c.graph.median,
-                                                   "#2563eb")]
+    bars = [
+        ("eager", c.eager.median, "#94a3b8"),
+        (f"graph ({c.backend})", c.graph.median, "#2563eb"),
+    ]
     if c.distributed is not None:
         bars.append(("graph on Dask", c.distributed.timing.median, "#0d9488"))
     longest = max(v for _, v, _ in bars) or 1.0
     width, row = 220, 28
-    parts = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{width + 200}' "
-             f"height='{row * len(bars) + 8}' role='img' aria-label='median time per call'>"]
+    parts = [
+        f"<svg xmlns='http://www.w3.org/2000/svg' width='{width + 200}' "
+        f"height='{row * len(bars) + 8}' role='img' aria-label='median time per call'>"
+    ]
     for i, (name, value, color) in enumerate(bars):
         y = 4 + i * row
         length = max(1.0, width * value / longest)
-        parts.append(f"<text x='0' y='{y + 16}' font-size='12'>{html.escape(name)}</text>"
-                     f"<rect x='100' y='{y + 4}' width='{length:.1f}' height='16' "
-                     f"fill='{color}'/><text x='{104 + length:.1f}' y='{y + 16}' "
-                     f"font-size='12'>{seconds(value)}</text>")
+        parts.append(
+            f"<text x='0' y='{y + 16}' font-size='12'>{html.escape(name)}</text>"
+            f"<rect x='100' y='{y + 4}' width='{length:.1f}' height='16' "
+            f"fill='{color}'/><text x='{104 + length:.1f}' y='{y + 16}' "
+            f"font-size='12'>{seconds(value)}</text>"
+        )
     parts.append("</svg>")
     return "".join(parts)

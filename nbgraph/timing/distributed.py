@@ -26,8 +26,7 @@ class DistributedTiming:
     agreement: Agreement  # with the single-machine graph result
 
     def as_dict(self) -> dict:
-        return {"where": self.where, **self.timing.as_dict(),
-                "agreement": self.agreement.as_dict()}
+        return {"where": self.where, **self.timing.as_dict(), "agreement": self.agreement.as_dict()}
 
 
 def local_arguments(args: tuple, kwargs: dict) -> tuple[tuple, dict]:
@@ -59,8 +58,9 @@ def local_arguments(args: tuple, kwargs: dict) -> tuple[tuple, dict]:
     return swap(args), swap(kwargs)
 
 
-def time_distributed(fn: Callable, args: tuple, kwargs: dict, local_result: Any,
-                     rounds: int, rtol: float) -> DistributedTiming:
+def time_distributed(
+    fn: Callable, args: tuple, kwargs: dict, local_result: Any, rounds: int, rtol: float
+) -> DistributedTiming:
     """Time ``fn(*args, **kwargs).compute()`` (first call excluded) on persisted Dask
     arguments, and check its result against the single-machine one."""
     import dask
@@ -68,7 +68,7 @@ def time_distributed(fn: Callable, args: tuple, kwargs: dict, local_result: Any,
     flat = list(args) + list(kwargs.values())
     persisted = iter(dask.persist(*[a for a in flat if is_dask_array(a)]))
     flat = [next(persisted) if is_dask_array(a) else a for a in flat]
-    args, kwargs = tuple(flat[:len(args)]), dict(zip(kwargs, flat[len(args):]))
+    args, kwargs = tuple(flat[: len(args)]), dict(zip(kwargs, flat[len(args) :]))
 
     def run() -> Any:
         return fn(*args, **kwargs).compute()
@@ -76,8 +76,9 @@ def time_distributed(fn: Callable, args: tuple, kwargs: dict, local_result: Any,
     result = run()  # workers unpickle and compile: the graph's "first call"
     (timing,) = time_interleaved([run], rounds)
     blocks = max(a.npartitions for a in flat if is_dask_array(a))
-    return DistributedTiming(f"{_scheduler()} ({blocks} blocks)", timing,
-                             agreement(local_result, result, rtol))
+    return DistributedTiming(
+        f"{_scheduler()} ({blocks} blocks)", timing, agreement(local_result, result, rtol)
+    )
 
 
 def _scheduler() -> str:

@@ -40,9 +40,16 @@ class Timing:
         return self.iqr > 0.25 * self.median or max(self.rounds) > 3 * min(self.rounds)
 
     def as_dict(self) -> dict:
-        return {"loops": self.loops, "rounds": len(self.rounds), "per_call_s": self.rounds,
-                "median_s": self.median, "iqr_s": self.iqr, "min_s": min(self.rounds),
-                "max_s": max(self.rounds), "unstable": self.unstable}
+        return {
+            "loops": self.loops,
+            "rounds": len(self.rounds),
+            "per_call_s": self.rounds,
+            "median_s": self.median,
+            "iqr_s": self.iqr,
+            "min_s": min(self.rounds),
+            "max_s": max(self.rounds),
+            "unstable": self.unstable,
+        }
 
 
 def loops_for(fn: Callable[[], object]) -> int:

@@ -20,20 +20,41 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 # Instructions after which any object reachable from the frame may have changed.
-_CALLING = frozenset({
-    "CALL", "CALL_FUNCTION", "CALL_FUNCTION_KW", "CALL_FUNCTION_EX", "CALL_METHOD",
-    "CALL_KW", "IMPORT_NAME", "IMPORT_STAR", "YIELD_VALUE", "SEND", "BEFORE_WITH",
-    "BEFORE_ASYNC_WITH",
-})
+_CALLING = frozenset(
+    {
+        "CALL",
+        "CALL_FUNCTION",
+        "CALL_FUNCTION_KW",
+        "CALL_FUNCTION_EX",
+        "CALL_METHOD",
+        "CALL_KW",
+        "IMPORT_NAME",
+        "IMPORT_STAR",
+        "YIELD_VALUE",
+        "SEND",
+        "BEFORE_WITH",
+        "BEFORE_ASYNC_WITH",
+    }
+)
 # Instructions assigning an item or attribute: the object assigned into changed.
-_STORING = frozenset({"STORE_SUBSCR", "DELETE_SUBSCR", "STORE_SLICE", "DELETE_SLICE",
-                      "STORE_ATTR", "DELETE_ATTR"})
+_STORING = frozenset(
+    {"STORE_SUBSCR", "DELETE_SUBSCR", "STORE_SLICE", "DELETE_SLICE", "STORE_ATTR", "DELETE_ATTR"}
+)
 # How a line may change objects in place (Line.mutating).
 UNCHANGED, ITEMS, ANYTHING = 0, 1, 2
-_BINDING = frozenset({
-    "STORE_FAST", "DELETE_FAST", "STORE_NAME", "DELETE_NAME", "STORE_GLOBAL",
-    "DELETE_GLOBAL", "STORE_DEREF", "DELETE_DEREF", "STORE_FAST_MAYBE_NULL",
-})
+_BINDING = frozenset(
+    {
+        "STORE_FAST",
+        "DELETE_FAST",
+        "STORE_NAME",
+        "DELETE_NAME",
+        "STORE_GLOBAL",
+        "DELETE_GLOBAL",
+        "STORE_DEREF",
+        "DELETE_DEREF",
+        "STORE_FAST_MAYBE_NULL",
+    }
+)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
 
@@ -100,13 +121,15 @@ def code_info(code: types.CodeType, source: str | None = None) -> CodeInfo:
     scope = _scope_of(code, source)
     item_stores = _item_stores(scope) if scope is not None else {}
     executable = {line for *_, line in code.co_lines() if line is not None}
-    loops = _loops(scope, executable, binds, item_stores, storing) \
-        if scope is not None else []
+    loops = _loops(scope, executable, binds, item_stores, storing) if scope is not None else []
     starts = {loop.boundary: loop for loop in loops}
     # A `for` statement's iterable is made once, when the loop starts (the recorder
     # reads everything then), not at the header's event of every iteration.
-    calling -= {loop.header for loop in loops
-                if loop.iterable is not None and loop.first_body_line > loop.header}
+    calling -= {
+        loop.header
+        for loop in loops
+        if loop.iterable is not None and loop.first_body_line > loop.header
+    }
 
     def mutating(n: int) -> int:
         if n in calling or (n in storing and n not in item_stores):
@@ -114,8 +137,15 @@ def code_info(code: types.CodeType, source: str | None = None) -> CodeInfo:
         return ITEMS if n in storing else UNCHANGED
 
     numbers = set(binds) | calling | storing | set(item_stores) | set(starts)
-    lines = {n: Line(frozenset(binds.get(n, ())), mutating(n),
-                     frozenset(item_stores.get(n, ())), starts.get(n)) for n in numbers}
+    lines = {
+        n: Line(
+            frozenset(binds.get(n, ())),
+            mutating(n),
+            frozenset(item_stores.get(n, ())),
+            starts.get(n),
+        )
+        for n in numbers
+    }
     return CodeInfo(lines, module_level=code.co_name == "<module>")
 
 
@@ -135,8 +165,11 @@ def _scope_of(code: types.CodeType, source: str | None) -> ast.AST | None:
     if code.co_name == "<module>":
         return tree
     for node in ast.walk(tree):
-        if isinstance(node, _SCOPES) and _first_line(node) == code.co_firstlineno and \
-                getattr(node, "name", "<lambda>") == code.co_name:
+        if (
+            isinstance(node, _SCOPES)
+            and _first_line(node) == code.co_firstlineno
+            and getattr(node, "name", "<lambda>") == code.co_name
+        ):
             return node
     return None
 
@@ -170,34 +203,64 @@ def _own_nodes(scope: ast.AST):
             stack.extend(ast.iter_child_nodes(node))
 
 
-def _loops(scope: ast.AST, executable: set[int], binds: dict[int, set[str]],
-           item_stores: dict[int, set[str]], storing: set[int]) -> list[Loop]:
-    nodes = [node for node in _own_nodes(scope)
-             if isinstance(node, ast.For | ast.AsyncFor | ast.While) and node.body]
-    spans = [(node.lineno, max(stmt.end_lineno or stmt.lineno for stmt in node.body))
-             for node in nodes]
+def _loops(
+    scope: ast.AST,
+    executable: set[int],
+    binds: dict[int, set[str]],
+    item_stores: dict[int, set[str]],
+    storing: set[int],
+) -> list[Loop]:
+    nodes = [
+        node
+        for node in _own_nodes(scope)
+        if isinstance(node, ast.For | ast.AsyncFor | ast.While) and node.body
+    ]
+    spans = [
+        (node.lineno, max(stmt.end_lineno or stmt.lineno for stmt in node.body)) for node in nodes
+    ]
     loops = []
     for node, (header, last) in zip(nodes, spans):
         # `while True:` has no test to jump back to: iterations start at the body.
-        endless = isinstance(node, ast.While) and isinstance(node.test, ast.Constant) \
+        endless = (
+            isinstance(node, ast.While)
+            and isinstance(node.test, ast.Constant)
             and bool(node.test.value)
+        )
         lines = [n for n in executable if header <= n <= last]
-        writes = {n: frozenset(binds.get(n, set()) | item_stores.get(n, set()))
-                  for n in lines}
-        flat = _writes_once(node, writes) and \
-            not any(header < h <= last for h, _ in spans) and \
-            not any(n in storing and n not in item_stores for n in lines)
+        writes = {n: frozenset(binds.get(n, set()) | item_stores.get(n, set())) for n in lines}
+        flat = (
+            _writes_once(node, writes)
+            and not any(header < h <= last for h, _ in spans)
+            and not any(n in storing and n not in item_stores for n in lines)
+        )
         # A `for` loop's iterable is made once: only the body and a `while` test repeat.
         repeated = [*node.body, *([node.test] if isinstance(node, ast.While) else [])]
         inner = [n for part in repeated for n in ast.walk(part)]
-        calls = any(isinstance(n, ast.Call | ast.With | ast.AsyncWith | ast.Await |
-                                  ast.Yield | ast.YieldFrom) for n in inner)
-        in_place = frozenset(n.target.id for n in inner
-                             if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name))
-        loops.append(Loop(header, node.body[0].lineno if endless else header, last, writes,
-                          frozenset(name for n in lines for name in item_stores.get(n, ())),
-                          flat, calls, in_place, getattr(node, "iter", None),
-                          node.body[0].lineno))
+        calls = any(
+            isinstance(
+                n, ast.Call | ast.With | ast.AsyncWith | ast.Await | ast.Yield | ast.YieldFrom
+            )
+            for n in inner
+        )
+        in_place = frozenset(
+            n.target.id
+            for n in inner
+            if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name)
+        )
+        loops.append(
+            Loop(
+                header,
+                node.body[0].lineno if endless else header,
+                last,
+                writes,
+                frozenset(name for n in lines for name in item_stores.get(n, ())),
+                flat,
+                calls,
+                in_place,
+                getattr(node, "iter", None),
+                node.body[0].lineno,
+            )
+        )
     return loops
 
 
@@ -212,8 +275,12 @@ def _writes_once(loop: ast.AST, writes: dict[int, frozenset[str]]) -> bool:
     if not shared:
         return True
     branches = _branches(loop)
-    return all(_exclusive(branches.get(a, ()), branches.get(b, ()))
-               for lines in shared for i, a in enumerate(lines) for b in lines[i + 1:])
+    return all(
+        _exclusive(branches.get(a, ()), branches.get(b, ()))
+        for lines in shared
+        for i, a in enumerate(lines)
+        for b in lines[i + 1 :]
+    )
 
 
 def _branches(loop: ast.AST) -> dict[int, tuple[tuple[int, str], ...]]:
@@ -223,8 +290,7 @@ def _branches(loop: ast.AST) -> dict[int, tuple[tuple[int, str], ...]]:
 
     def visit(statements: list[ast.stmt], path: tuple[tuple[int, str], ...]) -> None:
         for statement in statements:
-            for lineno in range(statement.lineno, (statement.end_lineno or
-                                                   statement.lineno) + 1):
+            for lineno in range(statement.lineno, (statement.end_lineno or statement.lineno) + 1):
                 found[lineno] = path
             if isinstance(statement, ast.If):
                 visit(statement.body, (*path, (id(statement), "body")))
@@ -245,8 +311,9 @@ def _exclusive(a: tuple[tuple[int, str], ...], b: tuple[tuple[int, str], ...]) -
 def _item_stores(scope: ast.AST) -> dict[int, set[str]]:
     found: dict[int, set[str]] = defaultdict(set)
     for node in _own_nodes(scope):
-        if isinstance(node, ast.Subscript | ast.Attribute) and \
-                isinstance(node.ctx, ast.Store | ast.Del):
+        if isinstance(node, ast.Subscript | ast.Attribute) and isinstance(
+            node.ctx, ast.Store | ast.Del
+        ):
             base = node.value
             while isinstance(base, ast.Subscript | ast.Attribute):
                 base = base.value

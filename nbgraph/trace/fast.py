@@ -34,8 +34,13 @@ class _Iteration:
 
     __slots__ = ("contents", "head", "index", "lines", "printed", "start")
 
-    def __init__(self, index: int, start: dict[str, Any] | None,
-                 contents: dict[str, Any] | None, head: list[list]) -> None:
+    def __init__(
+        self,
+        index: int,
+        start: dict[str, Any] | None,
+        contents: dict[str, Any] | None,
+        head: list[list],
+    ) -> None:
         self.index = index
         self.start = start  # the variables when it started (None: not taken)
         self.contents = contents  # summaries of the objects the loop assigns into
@@ -47,9 +52,15 @@ class _Iteration:
 class FastLoop:
     """The iterations of one running loop while they are followed without steps."""
 
-    def __init__(self, running: ActiveLoop, frame: types.FrameType, keep_last: int,
-                 printed: list[str], forget: Callable[[list[list]], None],
-                 over_limit: Callable[[], bool]) -> None:
+    def __init__(
+        self,
+        running: ActiveLoop,
+        frame: types.FrameType,
+        keep_last: int,
+        printed: list[str],
+        forget: Callable[[list[list]], None],
+        over_limit: Callable[[], bool],
+    ) -> None:
         self.running = running
         self.state: FrameState = running.frame
         loop = running.loop
@@ -65,21 +76,32 @@ class FastLoop:
             written = {name for names in loop.writes.values() for name in names}
             self.names = tuple(written | set(self.state.known))
         # Snapshots start with the iteration that is the first of the last ones.
-        self.snapshots_from = running.trips - keep_last if running.trips is not None \
-            else running.index
+        self.snapshots_from = (
+            running.trips - keep_last if running.trips is not None else running.index
+        )
         self.entry = self.snapshot(frame)  # where the skipped iterations start from
         # The objects the loop assigns into, and those sharing memory with them: their
         # contents are summarized with every snapshot.
         targets = [self.entry[name] for name in loop.assigned_into if name in self.entry]
-        self.watched = tuple(name for name, value in self.entry.items()
-                             if not is_immutable(value) and shares(value, targets))
+        self.watched = tuple(
+            name
+            for name, value in self.entry.items()
+            if not is_immutable(value) and shares(value, targets)
+        )
         self.entry_contents = self.contents(self.entry)
-        self.entry_marks = {name: fingerprint(value) for name, value in self.entry.items()
-                            if name in self.state.known and not is_immutable(value)}
+        self.entry_marks = {
+            name: fingerprint(value)
+            for name, value in self.entry.items()
+            if name in self.state.known and not is_immutable(value)
+        }
         self.marks = self.entry_marks if loop.calls else {}
         taken = running.index >= self.snapshots_from
-        self.current = _Iteration(running.index, self.entry if taken else None,
-                                  self.entry_contents if taken else None, running.current)
+        self.current = _Iteration(
+            running.index,
+            self.entry if taken else None,
+            self.entry_contents if taken else None,
+            running.current,
+        )
         self.lines: list[int] = []  # the lines the current iteration ran so far
         self.ring: deque[_Iteration] = deque()
         self.gap: Gap | None = None
@@ -93,8 +115,9 @@ class FastLoop:
     def contents(self, values: dict[str, Any]) -> dict[str, Any]:
         return {name: summarize(values[name]) for name in self.watched if name in values}
 
-    def tracer(self, leave: Callable[[types.FrameType, str, Any], Any],
-               fail: Callable[[Exception], None]) -> Callable:
+    def tracer(
+        self, leave: Callable[[types.FrameType, str, Any], Any], fail: Callable[[Exception], None]
+    ) -> Callable:
         """The frame's local tracer while iterations are followed fast; ``leave``
         handles every event the fast run cannot, ``fail`` an error of the recorder."""
         boundary = self.running.loop.boundary
@@ -178,8 +201,9 @@ class FastLoop:
         if iteration.printed:
             gap.printed.extend(text for _, text in iteration.printed)
 
-    def materialize(self, frame: types.FrameType, last_line: bool
-                    ) -> tuple[int, list[tuple[str, Any]], int]:
+    def materialize(
+        self, frame: types.FrameType, last_line: bool
+    ) -> tuple[int, list[tuple[str, Any]], int]:
         """Make the steps of the iterations kept so far and hand them to the running
         loop (with ``last_line``, the step of the line that ran last is made even where
         its iteration is skipped). Returns how many steps were made, the changes made
@@ -189,28 +213,36 @@ class FastLoop:
         running = self.running
         current = self.current
         current.lines = self.lines.copy()
-        ran = current.lines[-1] if current.lines else \
-            current.head[-1][1] if current.head else running.loop.boundary
+        ran = (
+            current.lines[-1]
+            if current.lines
+            else current.head[-1][1]
+            if current.head
+            else running.loop.boundary
+        )
         steps_made: list[tuple[int, list[list]]] = []
         made = 0
         carried: list[tuple[str, Any]] = []
         if current.start is None:  # the current iteration had no snapshot: skip it
             tail = current.lines[-1:] if last_line else []
-            del current.lines[len(current.lines) - len(tail):]
+            del current.lines[len(current.lines) - len(tail) :]
             self._drop(current)
             first, first_contents = end, end_contents
             if tail:
-                steps_made.append((current.index, [[self.state, tail[0], LINE, None, None,
-                                                    None, None]]))
+                steps_made.append(
+                    (current.index, [[self.state, tail[0], LINE, None, None, None, None]])
+                )
                 made = 1
         else:
             oldest = self.ring[0] if self.ring else current
             first, first_contents = oldest.start, oldest.contents
         if self.gap is not None:  # first: the frame's known values end up the latest
             self.gap.changes.update(
-                ((self.state, name), value) for name, value in self._changes(
-                    self.entry, first, self.entry_contents, first_contents,
-                    self.entry_marks))
+                ((self.state, name), value)
+                for name, value in self._changes(
+                    self.entry, first, self.entry_contents, first_contents, self.entry_marks
+                )
+            )
             if running.gap is None:
                 running.gap = self.gap
             else:
@@ -227,9 +259,13 @@ class FastLoop:
         running.current = steps_made[-1][1] if steps_made else []
         return made, carried, ran
 
-    def _steps(self, iteration: _Iteration, following: dict[str, Any],
-               contents: dict[str, Any], carried: list[tuple[str, Any]]
-               ) -> tuple[list[list], list[tuple[str, Any]]]:
+    def _steps(
+        self,
+        iteration: _Iteration,
+        following: dict[str, Any],
+        contents: dict[str, Any],
+        carried: list[tuple[str, Any]],
+    ) -> tuple[list[list], list[tuple[str, Any]]]:
         """The steps of one iteration, and the changes visible only after it."""
         state = self.state
         writes = self.running.loop.writes
@@ -242,19 +278,27 @@ class FastLoop:
             _add(steps[0], carried)
         ran = [step[1] for step in steps]
         later = []
-        for name, value in self._changes(iteration.start, following, iteration.contents,
-                                         contents, {}):
-            at = next((i for i in range(len(ran) - 1, -1, -1)
-                       if name in writes.get(ran[i], ())), len(ran) - 1)
+        for name, value in self._changes(
+            iteration.start, following, iteration.contents, contents, {}
+        ):
+            at = next(
+                (i for i in range(len(ran) - 1, -1, -1) if name in writes.get(ran[i], ())),
+                len(ran) - 1,
+            )
             if at + 1 < len(steps):
                 _add(steps[at + 1], [(name, value)])
             else:
                 later.append((name, value))
         return steps, later
 
-    def _changes(self, before: dict[str, Any], after: dict[str, Any],
-                 contents_before: dict[str, Any], contents_after: dict[str, Any],
-                 marks: dict[str, Any]) -> list[tuple[str, Any]]:
+    def _changes(
+        self,
+        before: dict[str, Any],
+        after: dict[str, Any],
+        contents_before: dict[str, Any],
+        contents_after: dict[str, Any],
+        marks: dict[str, Any],
+    ) -> list[tuple[str, Any]]:
         """The changes from one snapshot to another as the recorder records them (an
         object changed in place is seen by its contents, or where ``marks`` has its
         earlier fingerprint); the frame's known values are brought up to date."""
@@ -279,8 +323,11 @@ class FastLoop:
             else:
                 known[name] = (value, fingerprint(value))
                 changes.append((name, summary or summarize(value)))
-        changes.extend((name, UNBOUND) for name in before.keys() - after.keys()
-                       if known.pop(name, None) is not None)
+        changes.extend(
+            (name, UNBOUND)
+            for name in before.keys() - after.keys()
+            if known.pop(name, None) is not None
+        )
         return changes
 
 

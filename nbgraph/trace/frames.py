@@ -39,10 +39,31 @@ UNBOUND = Unbound()
 _MISSING = object()
 
 # Names of a notebook's namespace that are IPython's, not the user's.
-_IPYTHON_NAMES = frozenset({"In", "Out", "get_ipython", "exit", "quit", "_", "__", "___",
-                            "_i", "_ii", "_iii", "_ih", "_oh", "_dh"})
-_NOT_SHOWN = (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, type,
-              types.MethodType)
+_IPYTHON_NAMES = frozenset(
+    {
+        "In",
+        "Out",
+        "get_ipython",
+        "exit",
+        "quit",
+        "_",
+        "__",
+        "___",
+        "_i",
+        "_ii",
+        "_iii",
+        "_ih",
+        "_oh",
+        "_dh",
+    }
+)
+_NOT_SHOWN = (
+    types.ModuleType,
+    types.FunctionType,
+    types.BuiltinFunctionType,
+    type,
+    types.MethodType,
+)
 
 
 def is_shown(name: str, value: Any) -> bool:
@@ -50,19 +71,38 @@ def is_shown(name: str, value: Any) -> bool:
     nor IPython's and Python's own names."""
     if name.startswith("__") or name in _IPYTHON_NAMES or isinstance(value, _NOT_SHOWN):
         return False
-    return not (name[:2] in ("_i", "_o") and name[2:].isdigit()) and \
-        not (name[:1] == "_" and name[1:].isdigit())
+    return not (name[:2] in ("_i", "_o") and name[2:].isdigit()) and not (
+        name[:1] == "_" and name[1:].isdigit()
+    )
 
 
 class FrameState:
     """The recorder's view of one activation of the user's code."""
 
-    __slots__ = ("alive", "code", "depth", "fast", "first", "frame", "info", "known",
-                 "last", "loops", "must_read", "parent", "pending", "prev", "raising",
-                 "seen", "slow", "tracer")
+    __slots__ = (
+        "alive",
+        "code",
+        "depth",
+        "fast",
+        "first",
+        "frame",
+        "info",
+        "known",
+        "last",
+        "loops",
+        "must_read",
+        "parent",
+        "pending",
+        "prev",
+        "raising",
+        "seen",
+        "slow",
+        "tracer",
+    )
 
-    def __init__(self, frame: types.FrameType, info: CodeInfo, seen: set[int],
-                 parent: FrameState | None) -> None:
+    def __init__(
+        self, frame: types.FrameType, info: CodeInfo, seen: set[int], parent: FrameState | None
+    ) -> None:
         self.frame = frame
         self.code = frame.f_code
         self.info = info
@@ -102,21 +142,23 @@ class FrameState:
             names = self.code.co_names if self.info.module_level else namespace.keys()
             for name in dict.fromkeys((*self.known, *names)):
                 if name not in pending:
-                    self._observe(name, namespace.get(name, UNBOUND), step,
-                                  name in touched, changes)
+                    self._observe(
+                        name, namespace.get(name, UNBOUND), step, name in touched, changes
+                    )
         elif scope == ITEMS:
             targets = [self.known[name][0] for name in touched if name in self.known]
             for name, (value, mark) in list(self.known.items()):
-                if name not in pending and (name in touched or
-                                            (mark is not None and shares(value, targets))):
-                    self._observe(name, namespace.get(name, UNBOUND), step,
-                                  name in touched, changes)
+                if name not in pending and (
+                    name in touched or (mark is not None and shares(value, targets))
+                ):
+                    self._observe(
+                        name, namespace.get(name, UNBOUND), step, name in touched, changes
+                    )
         pending.clear()
         self.must_read = UNCHANGED
         return changes
 
-    def _observe(self, name: str, value: Any, step: list, touched: bool,
-                 changes: list) -> None:
+    def _observe(self, name: str, value: Any, step: list, touched: bool, changes: list) -> None:
         old = self.known.get(name, _MISSING)
         if value is UNBOUND:
             if old is not _MISSING:
@@ -132,8 +174,7 @@ class FrameState:
         elif not is_shown(name, value):
             return
         elif is_immutable(value):
-            if old is not _MISSING and type(old[0]) is type(value) and \
-                    _same(old[0], value):
+            if old is not _MISSING and type(old[0]) is type(value) and _same(old[0], value):
                 self.known[name] = (value, None)
                 return
             self.known[name] = (value, None)
@@ -142,8 +183,9 @@ class FrameState:
         else:
             mark = fingerprint(value)
         self.known[name] = (value, mark)
-        changes.append((step, (name, mark if isinstance(mark, ObjectSummary)
-                                else summarize(value))))
+        changes.append(
+            (step, (name, mark if isinstance(mark, ObjectSummary) else summarize(value)))
+        )
 
 
 def _same(a: Any, b: Any) -> bool:

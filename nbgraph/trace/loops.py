@@ -50,21 +50,28 @@ class Gap:
     def step(self, loop: ActiveLoop) -> list:
         """The skipped step: at the loop's header, in the loop's frame (a change of
         another frame's variable names that frame third)."""
-        changes = [(name, value) if frame is loop.frame else (name, value, frame)
-                   for (frame, name), value in self.changes.items()]
+        changes = [
+            (name, value) if frame is loop.frame else (name, value, frame)
+            for (frame, name), value in self.changes.items()
+        ]
         note = (self.first, self.last, self.steps)
-        return [loop.frame, loop.loop.header, SKIPPED, changes or None,
-                "".join(self.printed) or None, None, note]
+        return [
+            loop.frame,
+            loop.loop.header,
+            SKIPPED,
+            changes or None,
+            "".join(self.printed) or None,
+            None,
+            note,
+        ]
 
 
 class ActiveLoop:
     """One execution of a loop statement, while it runs."""
 
-    __slots__ = ("current", "frame", "gap", "index", "interesting", "into", "loop", "ring",
-                 "trips")
+    __slots__ = ("current", "frame", "gap", "index", "interesting", "into", "loop", "ring", "trips")
 
-    def __init__(self, loop: Loop, frame: FrameState, into: list[list],
-                 trips: int | None) -> None:
+    def __init__(self, loop: Loop, frame: FrameState, into: list[list], trips: int | None) -> None:
         self.loop = loop
         self.frame = frame
         self.into = into  # where kept steps go: the enclosing iteration or the recording
@@ -75,8 +82,9 @@ class ActiveLoop:
         self.ring: deque[tuple[int, list[list]]] = deque()
         self.gap: Gap | None = None
 
-    def next_iteration(self, keep_first: int, keep_last: int,
-                       forget: Callable[[list[list]], None]) -> None:
+    def next_iteration(
+        self, keep_first: int, keep_last: int, forget: Callable[[list[list]], None]
+    ) -> None:
         """End the current iteration and start the next one."""
         if self.index < keep_first or self.interesting:
             self._drop_ring(forget)
@@ -105,8 +113,7 @@ class ActiveLoop:
         while self.ring:
             self._drop(*self.ring.popleft(), forget)
 
-    def _drop(self, index: int, steps: list[list],
-              forget: Callable[[list[list]], None]) -> None:
+    def _drop(self, index: int, steps: list[list], forget: Callable[[list[list]], None]) -> None:
         if self.gap is None:
             self.gap = Gap(index, index)
         self.gap.absorb(index, steps)

@@ -145,8 +145,13 @@ class Recorder:
 
     # ------------------------------------------------------------------ events
 
-    def _line(self, state: FrameState, frame: types.FrameType, lineno: int,
-              carried: list[tuple[str, Any]] | None = None) -> None:
+    def _line(
+        self,
+        state: FrameState,
+        frame: types.FrameType,
+        lineno: int,
+        carried: list[tuple[str, Any]] | None = None,
+    ) -> None:
         line = state.info.lines.get(lineno, NO_LINE)
         printed = self.printed
         step = [state, lineno, LINE, None, None, None, None]
@@ -160,12 +165,19 @@ class Recorder:
             pending[name] = step
         loops = state.loops
         leaves = bool(loops) and not loops[-1].loop.contains(lineno)
-        if state.must_read or (pending and (
-                line.mutating or leaves or line.loop is not None
-                or not pending.keys().isdisjoint(line.binds))):
+        if state.must_read or (
+            pending
+            and (
+                line.mutating
+                or leaves
+                or line.loop is not None
+                or not pending.keys().isdisjoint(line.binds)
+            )
+        ):
             self._attach(state.read(step, state.must_read))
-        entered = (leaves or line.loop is not None) and \
-            self._loops_at(state, frame, lineno, line.loop)
+        entered = (leaves or line.loop is not None) and self._loops_at(
+            state, frame, lineno, line.loop
+        )
         if lineno not in state.seen:
             state.seen.add(lineno)
             for loop in self.active:
@@ -190,29 +202,35 @@ class Recorder:
         if self.held_steps > self.limits.max_steps:
             self._stop(f"the step limit ({self.limits.max_steps:,}) was reached")
         elif self.held_bytes > self.limits.max_memory:
-            self._stop(f"the memory limit ({self.limits.max_memory / 2**20:g} MiB) "
-                       "was reached")
+            self._stop(f"the memory limit ({self.limits.max_memory / 2**20:g} MiB) was reached")
 
-    def _maybe_go_fast(self, state: FrameState, frame: types.FrameType,
-                       running: ActiveLoop) -> None:
+    def _maybe_go_fast(
+        self, state: FrameState, frame: types.FrameType, running: ActiveLoop
+    ) -> None:
         """Follow the loop's next iterations fast if they can be and may be dropped."""
-        if running.loop.flat and running.index >= self.limits.keep_first and \
-                not running.ring and not running.interesting and not state.pending \
-                and not self.stopped:
-            fast = FastLoop(running, frame, self.limits.keep_last, self.printed,
-                            self._forget, self.over_limit)
+        if (
+            running.loop.flat
+            and running.index >= self.limits.keep_first
+            and not running.ring
+            and not running.interesting
+            and not state.pending
+            and not self.stopped
+        ):
+            fast = FastLoop(
+                running, frame, self.limits.keep_last, self.printed, self._forget, self.over_limit
+            )
             state.fast = fast
             state.tracer = fast.tracer(
-                lambda frame, event, arg: self._leave_fast(state, frame, event, arg),
-                self._fail)
+                lambda frame, event, arg: self._leave_fast(state, frame, event, arg), self._fail
+            )
 
-    def _leave_fast(self, state: FrameState, frame: types.FrameType, event: str | None,
-                    arg: Any) -> Any:
+    def _leave_fast(
+        self, state: FrameState, frame: types.FrameType, event: str | None, arg: Any
+    ) -> Any:
         """Make the steps of the iterations followed fast that are kept, then handle
         ``event`` as usual (None: a call of the user's code is starting)."""
         try:
-            count, carried, lineno = state.fast.materialize(
-                frame, last_line=event == "exception")
+            count, carried, lineno = state.fast.materialize(frame, last_line=event == "exception")
             running = state.fast.running
             state.fast = None
             state.tracer = state.slow
@@ -244,8 +262,7 @@ class Recorder:
         if not self.stopped:
             self._stop(f"the recorder failed ({_describe(error)})")
 
-    def _other(self, state: FrameState, frame: types.FrameType, event: str,
-               arg: Any) -> None:
+    def _other(self, state: FrameState, frame: types.FrameType, event: str, arg: Any) -> None:
         if event == "return":
             self._return(state, frame, arg)
         elif event == "exception":
@@ -257,8 +274,12 @@ class Recorder:
             for name in state.prev.binds:
                 state.pending[name] = step
         # What the last line may have changed; an exception may have left anything.
-        self._attach(state.read(state.last or step if state.raising else step,
-                                ANYTHING if state.raising else state.must_read))
+        self._attach(
+            state.read(
+                state.last or step if state.raising else step,
+                ANYTHING if state.raising else state.must_read,
+            )
+        )
         while state.loops:
             self._end_loop(state.loops.pop())
         if not state.raising and state.last is not None:
@@ -291,8 +312,9 @@ class Recorder:
 
     # ------------------------------------------------------------------ loops
 
-    def _loops_at(self, state: FrameState, frame: types.FrameType, lineno: int,
-                  loop: Loop | None) -> bool:
+    def _loops_at(
+        self, state: FrameState, frame: types.FrameType, lineno: int, loop: Loop | None
+    ) -> bool:
         """Leave the loops of ``state`` that do not contain ``lineno``; start an
         iteration of ``loop``. Returns whether that entered the loop."""
         loops = state.loops
@@ -302,11 +324,13 @@ class Recorder:
             return False
         entered = not loops or loops[-1].loop is not loop
         if not entered:
-            loops[-1].next_iteration(self.limits.keep_first, self.limits.keep_last,
-                                     self._forget)
+            loops[-1].next_iteration(self.limits.keep_first, self.limits.keep_last, self._forget)
         else:
-            trips = None if loop.iterable is None else trip_count(
-                loop.iterable, state.namespace(), frame.f_globals)
+            trips = (
+                None
+                if loop.iterable is None
+                else trip_count(loop.iterable, state.namespace(), frame.f_globals)
+            )
             running = ActiveLoop(loop, state, self.buffer, trips)
             loops.append(running)
             self.active.append(running)
@@ -342,8 +366,10 @@ class Recorder:
             if state.pending:
                 self._attach(state.read(state.last, UNCHANGED))
         self._end_loops()
-        self.notes.append(f"Recording stopped after {len(self.steps):,} steps: {reason}; "
-                          "the rest of the run was not recorded.")
+        self.notes.append(
+            f"Recording stopped after {len(self.steps):,} steps: {reason}; "
+            "the rest of the run was not recorded."
+        )
 
     def _end_loops(self) -> None:
         while self.active:
@@ -355,8 +381,11 @@ class Recorder:
         self._end_loops()
         error_step = None
         if exception is not None:
-            error_step = self.raised_at if exception is self.raised and \
-                any(step is self.raised_at for step in self.steps) else None
+            error_step = (
+                self.raised_at
+                if exception is self.raised and any(step is self.raised_at for step in self.steps)
+                else None
+            )
             if error_step is None:
                 error_step = self._error_step(exception)
             if error_step is not None:
@@ -394,8 +423,9 @@ class Recorder:
 
 
 def _describe(exception: BaseException) -> str:
-    text = f"{type(exception).__name__}: {exception}" if str(exception) else \
-        type(exception).__name__
+    text = (
+        f"{type(exception).__name__}: {exception}" if str(exception) else type(exception).__name__
+    )
     return text if len(text) <= 300 else text[:297] + "..."
 
 
@@ -425,8 +455,7 @@ def _step_bytes(step: list) -> int:
 class _Tee:
     """``sys.stdout`` during a recording: writes through, and keeps a copy."""
 
-    def __init__(self, stream: Any, parts: list[str],
-                 kept: Callable[[str], None]) -> None:
+    def __init__(self, stream: Any, parts: list[str], kept: Callable[[str], None]) -> None:
         self._stream = stream
         self._parts = parts
         self._kept = kept
@@ -440,8 +469,9 @@ class _Tee:
         return getattr(self._stream, name)
 
 
-def record_run(run: Callable[[], Any], limits: Limits,
-               sources: Mapping[str, str] | None = None) -> RawRecording:
+def record_run(
+    run: Callable[[], Any], limits: Limits, sources: Mapping[str, str] | None = None
+) -> RawRecording:
     """Call ``run()`` and record the user's code it runs."""
     return Recorder(limits, sources or {}).run(run)
 

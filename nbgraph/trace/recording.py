@@ -58,11 +58,19 @@ class RecordedError:
 class Step:
     """The state before one line ran (or a return, or iterations skipped)."""
 
-    __slots__ = ("_recording", "frame", "index", "kind", "lineno", "note", "output",
-                 "raised")
+    __slots__ = ("_recording", "frame", "index", "kind", "lineno", "note", "output", "raised")
 
-    def __init__(self, recording: Recording, index: int, frame: Frame, lineno: int,
-                 kind: str, output: str, raised: str | None, note: str | None) -> None:
+    def __init__(
+        self,
+        recording: Recording,
+        index: int,
+        frame: Frame,
+        lineno: int,
+        kind: str,
+        output: str,
+        raised: str | None,
+        note: str | None,
+    ) -> None:
         self._recording = recording
         self.index = index
         self.frame = frame
@@ -108,8 +116,7 @@ class Step:
 class Recording:
     """An eager run recorded step by step; shows as a stepper widget in a notebook."""
 
-    def __init__(self, raw: RawRecording, cell_ids: Mapping[str, str] | None = None
-                 ) -> None:
+    def __init__(self, raw: RawRecording, cell_ids: Mapping[str, str] | None = None) -> None:
         self.result = raw.result  # what the run returned
         self.exception = raw.exception  # what it raised (not re-raised here)
         self.notes = list(raw.notes)  # what was not recorded, and why
@@ -133,26 +140,44 @@ class Recording:
             if step[KIND] == SKIPPED:
                 first, last, count = step[GAP]
                 skipped_iterations += last - first + 1
-                note = (f"iterations {first + 1:,} to {last + 1:,} of the loop at line "
-                        f"{step[LINENO]} were not recorded ({count:,} steps)")
-            self.steps.append(Step(self, index, frame, step[LINENO], step[KIND], output,
-                                   step[RAISED], note))
+                note = (
+                    f"iterations {first + 1:,} to {last + 1:,} of the loop at line "
+                    f"{step[LINENO]} were not recorded ({count:,} steps)"
+                )
+            self.steps.append(
+                Step(self, index, frame, step[LINENO], step[KIND], output, step[RAISED], note)
+            )
             for name, value, *owner in step[CHANGES] or ():
-                summary = None if value is UNBOUND else \
-                    value if isinstance(value, ArraySummary | ObjectSummary) else \
-                    summarize(value)
-                changed = frame if not owner else frames.get(owner[0]) or \
-                    self._frame(owner[0], frames, sources, cell_ids)
+                summary = (
+                    None
+                    if value is UNBOUND
+                    else value
+                    if isinstance(value, ArraySummary | ObjectSummary)
+                    else summarize(value)
+                )
+                changed = (
+                    frame
+                    if not owner
+                    else frames.get(owner[0]) or self._frame(owner[0], frames, sources, cell_ids)
+                )
                 self.changes.append((index, changed.index, name, summary))
             if step is raw.error_step:
                 self.error = RecordedError(index, step[RAISED] or "")
         if skipped_iterations:
-            self.notes.insert(0, f"{skipped_iterations:,} loop iterations were not "
-                                 "recorded (the first and last iterations of each loop, "
-                                 "and those reaching a new line or raising, are).")
+            self.notes.insert(
+                0,
+                f"{skipped_iterations:,} loop iterations were not "
+                "recorded (the first and last iterations of each loop, "
+                "and those reaching a new line or raising, are).",
+            )
 
-    def _frame(self, state: FrameState, frames: dict[FrameState, Frame],
-               sources: dict[str, Source], cell_ids: dict[str, str]) -> Frame:
+    def _frame(
+        self,
+        state: FrameState,
+        frames: dict[FrameState, Frame],
+        sources: dict[str, Source],
+        cell_ids: dict[str, str],
+    ) -> Frame:
         code = state.code
         source = sources.get(code.co_filename)
         if source is None:
@@ -162,9 +187,13 @@ class Recording:
         while parent is not None and parent not in frames:
             parent = parent.parent
         name = getattr(code, "co_qualname", code.co_name).rpartition("<locals>.")[2]
-        frame = Frame(len(self.frames), "<cell>" if name == "<module>" and
-                      source.execution_count is not None else name, source,
-                      frames[parent].index if parent is not None else None, state.depth)
+        frame = Frame(
+            len(self.frames),
+            "<cell>" if name == "<module>" and source.execution_count is not None else name,
+            source,
+            frames[parent].index if parent is not None else None,
+            state.depth,
+        )
         frames[state] = frame
         self.frames.append(frame)
         return frame
@@ -201,8 +230,9 @@ class Recording:
         step = self.steps[index]
         if self._first_steps[step.frame.index] == index:
             return []  # a frame's first values are where it starts, not changes
-        return [name for at, frame, name, _ in self.changes
-                if at == index and frame == step.frame.index]
+        return [
+            name for at, frame, name, _ in self.changes if at == index and frame == step.frame.index
+        ]
 
     def _stack(self, frame: Frame, index: int) -> list[tuple[str, int]]:
         chain = []
@@ -211,7 +241,7 @@ class Recording:
             chain.append(current)
             current = self.frames[current.parent] if current.parent is not None else None
         lines = {}
-        for step in reversed(self.steps[:index + 1]):
+        for step in reversed(self.steps[: index + 1]):
             lines.setdefault(step.frame.index, step.lineno)
             if len(lines) >= len(chain) and all(f.index in lines for f in chain):
                 break
@@ -235,11 +265,25 @@ class Recording:
                     values.append(summary.to_json())
             changes.append([step, frame, names.setdefault(name, len(names)), value])
         return {
-            "sources": [{"name": s.name, "filename": s.filename, "lines": list(s.lines),
-                         "executionCount": s.execution_count, "cellId": s.cell_id}
-                        for s in self.sources],
-            "frames": [{"function": f.function, "source": self.sources.index(f.source),
-                        "parent": f.parent, "depth": f.depth} for f in self.frames],
+            "sources": [
+                {
+                    "name": s.name,
+                    "filename": s.filename,
+                    "lines": list(s.lines),
+                    "executionCount": s.execution_count,
+                    "cellId": s.cell_id,
+                }
+                for s in self.sources
+            ],
+            "frames": [
+                {
+                    "function": f.function,
+                    "source": self.sources.index(f.source),
+                    "parent": f.parent,
+                    "depth": f.depth,
+                }
+                for f in self.frames
+            ],
             "steps": [[s.frame.index, s.lineno, KINDS.index(s.kind)] for s in self.steps],
             "names": list(names),
             "values": values,
@@ -248,8 +292,9 @@ class Recording:
             "raised": [[s.index, s.raised] for s in self.steps if s.raised],
             "skipped": [[s.index, s.note] for s in self.steps if s.note],
             "notes": self.notes,
-            "error": None if self.error is None else
-            {"step": self.error.step, "text": self.error.text},
+            "error": None
+            if self.error is None
+            else {"step": self.error.step, "text": self.error.text},
             "returnName": RETURN_NAME,
         }
 

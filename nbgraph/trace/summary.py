@@ -55,11 +55,22 @@ class ArraySummary:
         return f"{self.dtype}[{', '.join(map(str, self.shape))}] [{', '.join(items)}]"
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": "array", "type": "ndarray", "shape": list(self.shape),
-                "dtype": self.dtype, "nbytes": self.nbytes, "head": list(self.head),
-                "tail": list(self.tail), "min": self.min, "max": self.max,
-                "mean": self.mean, "nan": self.nan_count, "inf": self.inf_count,
-                "sampled": self.sampled, "text": self.text}
+        return {
+            "kind": "array",
+            "type": "ndarray",
+            "shape": list(self.shape),
+            "dtype": self.dtype,
+            "nbytes": self.nbytes,
+            "head": list(self.head),
+            "tail": list(self.tail),
+            "min": self.min,
+            "max": self.max,
+            "mean": self.mean,
+            "nan": self.nan_count,
+            "inf": self.inf_count,
+            "sampled": self.sampled,
+            "text": self.text,
+        }
 
 
 @dataclass(frozen=True)
@@ -72,8 +83,13 @@ class ObjectSummary:
     length: int | None = None  # containers: the repr shows only their first items
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": "object", "type": self.type, "text": self.text,
-                "number": self.number, "length": self.length}
+        return {
+            "kind": "object",
+            "type": self.type,
+            "text": self.text,
+            "number": self.number,
+            "length": self.length,
+        }
 
 
 Summary = ArraySummary | ObjectSummary
@@ -97,9 +113,11 @@ def shares(value: Any, targets: list[Any]) -> bool:
     """Whether ``value`` is one of ``targets`` or an array that may share memory with
     one (changing a target in place may change it)."""
     for target in targets:
-        if value is target or (isinstance(value, np.ndarray) and
-                               isinstance(target, np.ndarray) and
-                               np.may_share_memory(value, target)):
+        if value is target or (
+            isinstance(value, np.ndarray)
+            and isinstance(target, np.ndarray)
+            and np.may_share_memory(value, target)
+        ):
             return True
     return False
 
@@ -114,10 +132,13 @@ def summarize(value: Any) -> Summary:
     except Exception as exc:  # a user's __repr__ may fail
         text = f"<{type(value).__name__}: repr failed: {type(exc).__name__}>"
     if len(text) > REPR_MAX:
-        text = text[:REPR_MAX - 3] + "..."
+        text = text[: REPR_MAX - 3] + "..."
     name = str(value.dtype) if isinstance(value, np.generic) else type(value).__name__
-    length = len(value) if isinstance(value, list | tuple | dict | set | frozenset |
-                                      str | bytes | bytearray) else None
+    length = (
+        len(value)
+        if isinstance(value, list | tuple | dict | set | frozenset | str | bytes | bytearray)
+        else None
+    )
     return ObjectSummary(name, text, number, length)
 
 
@@ -161,7 +182,7 @@ def _sample(array: np.ndarray, count: int) -> np.ndarray:
 def _flat_edges(array: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if array.size <= 2 * EDGE_ITEMS:
         return array.flat[:], array.flat[:0]
-    return array.flat[:EDGE_ITEMS], array.flat[array.size - EDGE_ITEMS:]
+    return array.flat[:EDGE_ITEMS], array.flat[array.size - EDGE_ITEMS :]
 
 
 def _item_text(item: Any) -> str:
@@ -174,8 +195,7 @@ def _item_text(item: Any) -> str:
 
 def _array_summary(array: np.ndarray) -> ArraySummary:
     head, tail = _flat_edges(array)
-    stats: tuple[float | None, float | None, float | None, int, int] = (None, None, None,
-                                                                         0, 0)
+    stats: tuple[float | None, float | None, float | None, int, int] = (None, None, None, 0, 0)
     sampled = None
     if array.size and array.dtype.kind in "biuf":
         data = array
@@ -183,13 +203,18 @@ def _array_summary(array: np.ndarray) -> ArraySummary:
             data = _sample(array, STATS_SAMPLE)
             sampled = int(data.size)
         stats = _statistics(data)
-    return ArraySummary(tuple(array.shape), str(array.dtype), int(array.nbytes),
-                        tuple(map(_item_text, head)), tuple(map(_item_text, tail)),
-                        *stats, sampled)
+    return ArraySummary(
+        tuple(array.shape),
+        str(array.dtype),
+        int(array.nbytes),
+        tuple(map(_item_text, head)),
+        tuple(map(_item_text, tail)),
+        *stats,
+        sampled,
+    )
 
 
-def _statistics(data: np.ndarray) -> tuple[float | None, float | None, float | None,
-                                           int, int]:
+def _statistics(data: np.ndarray) -> tuple[float | None, float | None, float | None, int, int]:
     """(min, max, mean) of the finite numbers, and the NaN and Inf counts."""
     nan = inf = 0
     if data.dtype.kind == "f":
@@ -200,5 +225,4 @@ def _statistics(data: np.ndarray) -> tuple[float | None, float | None, float | N
             data = data[finite]
     if data.size == 0:
         return None, None, None, nan, inf
-    return (float(data.min()), float(data.max()),
-            float(data.mean(dtype=np.float64)), nan, inf)
+    return (float(data.min()), float(data.max()), float(data.mean(dtype=np.float64)), nan, inf)

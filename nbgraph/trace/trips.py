@@ -17,12 +17,18 @@ from typing import Any
 import numpy as np
 
 _SIZED = (list, tuple, str, bytes, dict, set, frozenset, range, np.ndarray)
-_ARITHMETIC = {ast.Add: int.__add__, ast.Sub: int.__sub__, ast.Mult: int.__mul__,
-               ast.FloorDiv: int.__floordiv__, ast.Mod: int.__mod__}
+_ARITHMETIC = {
+    ast.Add: int.__add__,
+    ast.Sub: int.__sub__,
+    ast.Mult: int.__mul__,
+    ast.FloorDiv: int.__floordiv__,
+    ast.Mod: int.__mod__,
+}
 
 
-def trip_count(iterable: ast.expr, local: Mapping[str, Any],
-               global_: Mapping[str, Any]) -> int | None:
+def trip_count(
+    iterable: ast.expr, local: Mapping[str, Any], global_: Mapping[str, Any]
+) -> int | None:
     """The number of items ``iterable`` yields, or None if that is not plain."""
     namespace = ChainMap(dict(local), global_, vars(builtins))
     try:
@@ -33,9 +39,13 @@ def trip_count(iterable: ast.expr, local: Mapping[str, Any],
 
 def _builtin(node: ast.expr, namespace: Mapping[str, Any], *names: str) -> str | None:
     """The name of the builtin ``node`` calls, if it is one of ``names`` (unshadowed)."""
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
-            node.func.id in names and not node.keywords and \
-            namespace.get(node.func.id) is getattr(builtins, node.func.id):
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in names
+        and not node.keywords
+        and namespace.get(node.func.id) is getattr(builtins, node.func.id)
+    ):
         return node.func.id
     return None
 
@@ -65,8 +75,9 @@ def _integer(node: ast.expr, namespace: Mapping[str, Any]) -> int:
     elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         return -_integer(node.operand, namespace)
     elif isinstance(node, ast.BinOp) and type(node.op) in _ARITHMETIC:
-        return _ARITHMETIC[type(node.op)](_integer(node.left, namespace),
-                                          _integer(node.right, namespace))
+        return _ARITHMETIC[type(node.op)](
+            _integer(node.left, namespace), _integer(node.right, namespace)
+        )
     elif _builtin(node, namespace, "len") and len(node.args) == 1:
         count = _count(node.args[0], namespace)
         if count is not None:

@@ -37,8 +37,12 @@ def node_details(graph: Graph, nesting: Nesting) -> dict[str, dict[str, Any]]:
         return variables.get(node) or op_text(node)
 
     def ref(node: Node) -> dict[str, str]:
-        return {"id": ids[node], "name": names[node], "op": op(node),
-                "type": type_label(node.type, values.get(node))}
+        return {
+            "id": ids[node],
+            "name": names[node],
+            "op": op(node),
+            "type": type_label(node.type, values.get(node)),
+        }
 
     out: dict[str, dict[str, Any]] = {}
     for node, name in names.items():
@@ -61,8 +65,12 @@ def node_details(graph: Graph, nesting: Nesting) -> dict[str, dict[str, Any]]:
             "clusters": [ids[c] for c in nesting.owners[node]],
             "drawn": has_box(node, nesting),
             "via": ids[source] if source is not node else None,
-            "location": None if loc is None else {
-                "file": loc.filename, "line": loc.lineno, "text": location_text(loc),
+            "location": None
+            if loc is None
+            else {
+                "file": loc.filename,
+                "line": loc.lineno,
+                "text": location_text(loc),
                 "gradient": loc.gradient,
                 "callers": [location_text(c) for c in loc.stack()[:-1]],
             },
@@ -88,8 +96,9 @@ def _constants(node: Node) -> list[str]:
         return []
     call = node.arg
     args = [_short(show_argument(a)) for a in call.args if not _holes(a)]
-    return args + [f"{k}={_short(show_argument(v))}" for k, v in call.kwargs.items()
-                   if not _holes(v)]
+    return args + [
+        f"{k}={_short(show_argument(v))}" for k, v in call.kwargs.items() if not _holes(v)
+    ]
 
 
 def _holes(template: Any) -> bool:
@@ -97,4 +106,4 @@ def _holes(template: Any) -> bool:
 
 
 def _short(text: str) -> str:
-    return text if len(text) <= CONSTANT_CHARS else text[:CONSTANT_CHARS - 3] + "..."
+    return text if len(text) <= CONSTANT_CHARS else text[: CONSTANT_CHARS - 3] + "..."

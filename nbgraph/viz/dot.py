@@ -84,8 +84,13 @@ def region_names(node: Node) -> tuple[str, ...]:
     return ("then", "else") if node.op is Op.COND else ("test", "body")
 
 
-def to_dot(graph: Graph, unfolded: Collection[Node] | None = None, *, types: bool = True,
-           values: bool = True) -> graphviz.Digraph:
+def to_dot(
+    graph: Graph,
+    unfolded: Collection[Node] | None = None,
+    *,
+    types: bool = True,
+    values: bool = True,
+) -> graphviz.Digraph:
     """The DOT drawing of ``graph``.
 
     ``unfolded``: the cond/while nodes drawn as open clusters (default: all of them
@@ -115,8 +120,9 @@ def layout_svg(drawing: graphviz.Digraph) -> str:
 class _Drawing:
     """Builds one DOT drawing: nodes in their clusters first, then all edges."""
 
-    def __init__(self, graph: Graph, nesting: Nesting, unfolded: frozenset[Node],
-                 types: bool, values: bool) -> None:
+    def __init__(
+        self, graph: Graph, nesting: Nesting, unfolded: frozenset[Node], types: bool, values: bool
+    ) -> None:
         self.graph = graph
         self.nesting = nesting
         self.unfolded = unfolded
@@ -130,15 +136,33 @@ class _Drawing:
         self.edges: dict[tuple[str, str], dict[str, str]] = {}
         self.dot = graphviz.Digraph(
             graph.name,
-            graph_attr={"label": f"graph {graph.name}", "labelloc": "t", "fontname": FONT,
-                        "fontsize": "11", "nodesep": "0.25", "ranksep": "0.3",
-                        "newrank": "true", "bgcolor": "white",
-                        **({"nslimit": "1"} if large else {})},
-            node_attr={"shape": "box", "style": "rounded,filled", "fontname": FONT,
-                       "fontsize": "10", "height": "0.3", "margin": "0.1,0.04",
-                       "color": "#6b7280"},
-            edge_attr={"fontname": FONT, "fontsize": "8", "fontcolor": "#4b5563",
-                       "color": "#9ca3af", "arrowsize": "0.6"},
+            graph_attr={
+                "label": f"graph {graph.name}",
+                "labelloc": "t",
+                "fontname": FONT,
+                "fontsize": "11",
+                "nodesep": "0.25",
+                "ranksep": "0.3",
+                "newrank": "true",
+                "bgcolor": "white",
+                **({"nslimit": "1"} if large else {}),
+            },
+            node_attr={
+                "shape": "box",
+                "style": "rounded,filled",
+                "fontname": FONT,
+                "fontsize": "10",
+                "height": "0.3",
+                "margin": "0.1,0.04",
+                "color": "#6b7280",
+            },
+            edge_attr={
+                "fontname": FONT,
+                "fontsize": "8",
+                "fontcolor": "#4b5563",
+                "color": "#9ca3af",
+                "arrowsize": "0.6",
+            },
         )
 
     def build(self) -> graphviz.Digraph:
@@ -172,21 +196,40 @@ class _Drawing:
         ident = self.ids[node]
         line = f" · line {node.loc.lineno}" if node.loc else ""
         with parent.subgraph(name=f"cluster_{ident}") as cluster:
-            cluster.attr(id=f"cluster_{ident}", label=f"▾ {node.op.value}{line}",
-                         style="rounded,filled", fillcolor="#faf5ff", color="#a78bfa",
-                         fontname=FONT, fontsize="10", labeljust="l")
+            cluster.attr(
+                id=f"cluster_{ident}",
+                label=f"▾ {node.op.value}{line}",
+                style="rounded,filled",
+                fillcolor="#faf5ff",
+                color="#a78bfa",
+                fontname=FONT,
+                fontsize="10",
+                labeljust="l",
+            )
             cluster.node(ident, **self._node_attrs(node))
             end = f"{ident}_end"
             for name, sub in zip(region_names(node), node.regions()):
                 with cluster.subgraph(name=f"cluster_{ident}_{name}") as box:
-                    box.attr(id=f"cluster_{ident}_{name}", label=name, style="rounded,filled",
-                             fillcolor="#ffffff", color="#ddd6fe", fontsize="9")
+                    box.attr(
+                        id=f"cluster_{ident}_{name}",
+                        label=name,
+                        style="rounded,filled",
+                        fillcolor="#ffffff",
+                        color="#ddd6fe",
+                        fontsize="9",
+                    )
                     self._region(box, sub)
                 self._hang(ident, sub)
                 for result in sub.results:
                     self._edge(result, end)
-            cluster.node(end, f"end {node.op.value}", id=end, fillcolor=FAMILIES["control"][0],
-                         fontsize="8", height="0.2")
+            cluster.node(
+                end,
+                f"end {node.op.value}",
+                id=end,
+                fillcolor=FAMILIES["control"][0],
+                fontsize="8",
+                height="0.2",
+            )
 
     def _hang(self, entry: str, region: Region) -> None:
         """Place a region below its control node's entry: dotted lines to its loop
@@ -196,8 +239,12 @@ class _Drawing:
             if not self._drawn(node) or any(i in inside for i in node.inputs):
                 continue
             head = self.ids[self.nesting.shown_as(node, self.unfolded)]
-            self.edges.setdefault((entry, head), {"style": "dotted", "arrowhead": "none"}
-                                  if node.op is Op.PARAM else {"style": "invis"})
+            self.edges.setdefault(
+                (entry, head),
+                {"style": "dotted", "arrowhead": "none"}
+                if node.op is Op.PARAM
+                else {"style": "invis"},
+            )
 
     def _node_attrs(self, node: Node) -> dict[str, str]:
         ident = self.ids[node]
@@ -208,10 +255,15 @@ class _Drawing:
             details.append(f"{'∂' if node.loc.gradient else ''}L{node.loc.lineno}")
         if folded:
             details.append(f"{self.nesting.inside[node]} nodes")
-        lines = [f"<b>{_html(('▸ ' if folded else '') + title)}</b>",
-                 f'<font point-size="8" color="#4b5563">{_html(" · ".join(details))}</font>']
-        attrs = {"id": ident, "fillcolor": FAMILIES[family(node)][0],
-                 "tooltip": self._tooltip(node)}
+        lines = [
+            f"<b>{_html(('▸ ' if folded else '') + title)}</b>",
+            f'<font point-size="8" color="#4b5563">{_html(" · ".join(details))}</font>',
+        ]
+        attrs = {
+            "id": ident,
+            "fillcolor": FAMILIES[family(node)][0],
+            "tooltip": self._tooltip(node),
+        }
         if node.op is Op.PARAM:
             attrs["shape"] = "ellipse"
         if folded:
@@ -270,9 +322,14 @@ class _Drawing:
 def variable_names(graph: Graph) -> dict[Node, str]:
     """The user's variable of each loop parameter (a loop's test and body take the
     same variables, named in the body)."""
-    return {param: name for node in graph.all_nodes() if node.op is Op.WHILE
-            for region in node.regions()
-            for param, name in zip(region.params, node.arg[1].names) if name}
+    return {
+        param: name
+        for node in graph.all_nodes()
+        if node.op is Op.WHILE
+        for region in node.regions()
+        for param, name in zip(region.params, node.arg[1].names)
+        if name
+    }
 
 
 def _html(text: str) -> str:

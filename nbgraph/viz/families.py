@@ -20,20 +20,63 @@ FAMILIES: dict[str, tuple[str, str]] = {
 }
 
 # Reductions and scans (cumsum) in everyday use, by name.
-_REDUCTIONS = frozenset(name for name, f in AXIS_FUNCTIONS.items()
-                        if f.kind in (REDUCTION, SCAN) and f.common)
+_REDUCTIONS = frozenset(
+    name for name, f in AXIS_FUNCTIONS.items() if f.kind in (REDUCTION, SCAN) and f.common
+)
 _BY_NAME = {
     "reduction": _REDUCTIONS,
     "linalg": {
-        "@", "dot", "matmul", "vdot", "inner", "outer", "einsum", "tensordot", "trace",
-        "solve", "inv", "det", "norm", "eig", "eigh", "svd", "cholesky", "qr", "lstsq", "kron",
+        "@",
+        "dot",
+        "matmul",
+        "vdot",
+        "inner",
+        "outer",
+        "einsum",
+        "tensordot",
+        "trace",
+        "solve",
+        "inv",
+        "det",
+        "norm",
+        "eig",
+        "eigh",
+        "svd",
+        "cholesky",
+        "qr",
+        "lstsq",
+        "kron",
     },
     "indexing": {
-        "getitem", "setitem", "reshape", "transpose", "squeeze", "expand_dims", "ravel",
-        "flatten", "concatenate", "stack", "hstack", "vstack", "broadcast_to", "take",
-        "repeat", "tile", "flip", "diagonal", "sort", "argsort", "shape_dim", "size",
-        "list_new", "list_append", "list_getitem", "list_len", "list_to_array",
-        "make_tuple", "nonzero",
+        "getitem",
+        "setitem",
+        "reshape",
+        "transpose",
+        "squeeze",
+        "expand_dims",
+        "ravel",
+        "flatten",
+        "concatenate",
+        "stack",
+        "hstack",
+        "vstack",
+        "broadcast_to",
+        "take",
+        "repeat",
+        "tile",
+        "flip",
+        "diagonal",
+        "sort",
+        "argsort",
+        "shape_dim",
+        "size",
+        "list_new",
+        "list_append",
+        "list_getitem",
+        "list_len",
+        "list_to_array",
+        "make_tuple",
+        "nonzero",
     },
 }
 

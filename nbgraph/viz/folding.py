@@ -55,8 +55,11 @@ class Nesting:
         shown = sum(1 for stack in self.owners.values() if not stack)
         depth = 0
         while True:
-            level = [c for c in self.controls
-                     if len(self.owners[c]) == depth and unfolded.issuperset(self.owners[c])]
+            level = [
+                c
+                for c in self.controls
+                if len(self.owners[c]) == depth and unfolded.issuperset(self.owners[c])
+            ]
             extra = sum(self.direct[c] for c in level)
             if not level or shown + extra > budget:
                 break

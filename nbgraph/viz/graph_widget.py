@@ -59,8 +59,14 @@ class GraphWidget(anywidget.AnyWidget):
     has_values = traitlets.Bool(False).tag(sync=True)
     selected = traitlets.Unicode().tag(sync=True)
 
-    def __init__(self, graph: Graph, *, engine: str | None = None,
-                 budget: int = VISIBLE_BUDGET, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        graph: Graph,
+        *,
+        engine: str | None = None,
+        budget: int = VISIBLE_BUDGET,
+        **kwargs: Any,
+    ) -> None:
         if engine not in (None, *ENGINES):
             raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
         self.graph = graph
@@ -69,13 +75,17 @@ class GraphWidget(anywidget.AnyWidget):
         ids = {node: ident for ident, node in self._by_id.items()}
         kernel = engine == "kernel" or (engine is None and has_dot())
         super().__init__(
-            title=f"graph {graph.name}", engine="kernel" if kernel else "browser",
+            title=f"graph {graph.name}",
+            engine="kernel" if kernel else "browser",
             layout_help="" if kernel or engine == "browser" else NO_DOT,
-            nodes=node_details(graph, nesting), sources=node_sources(graph),
+            nodes=node_details(graph, nesting),
+            sources=node_sources(graph),
             families={name: list(style) for name, style in FAMILIES.items()},
             unfolded=[ids[c] for c in nesting.initial_unfolded(budget)],
-            has_values=graph.values is not None, show_values=graph.values is not None,
-            **kwargs)
+            has_values=graph.values is not None,
+            show_values=graph.values is not None,
+            **kwargs,
+        )
         self._layouts: dict[tuple, str] = {}
         self._draw()
         self.observe(self._draw, names=["unfolded", "show_types", "show_values"])
@@ -92,8 +102,9 @@ class GraphWidget(anywidget.AnyWidget):
 
     def _draw(self, change: Any = None) -> None:
         """Draw the unfolded part again (lay it out, when the kernel does)."""
-        unfolded = frozenset(self._by_id[i] for i in self.unfolded
-                             if i in self._by_id and self._by_id[i].regions())
+        unfolded = frozenset(
+            self._by_id[i] for i in self.unfolded if i in self._by_id and self._by_id[i].regions()
+        )
         drawing = to_dot(self.graph, unfolded, types=self.show_types, values=self.show_values)
         if self.engine == "browser":
             self.dot = drawing.source

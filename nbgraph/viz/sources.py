@@ -31,7 +31,8 @@ def source_lines(locations: Iterable[Loc]) -> dict[str, dict[str, str]]:
         if not lines:
             continue
         kept = out.setdefault(loc.filename, {})
-        for lineno in range(max(1, loc.lineno - CONTEXT_LINES),
-                            min(len(lines), loc.lineno + CONTEXT_LINES) + 1):
+        for lineno in range(
+            max(1, loc.lineno - CONTEXT_LINES), min(len(lines), loc.lineno + CONTEXT_LINES) + 1
+        ):
             kept[str(lineno)] = lines[lineno - 1].rstrip("\n")
     return out

@@ -33,6 +33,7 @@ def copies(g: ng.GraphFunction) -> int:
 
 # --- the patterns: each writes an argument and a local array ------------------------------
 
+
 def branches(y, z):
     for i in range(y.shape[0]):
         if z[i] > 1.0:
@@ -161,6 +162,7 @@ def test_loop_writes_make_no_copy(fn, args):
 
 def test_reading_an_argument_copies_nothing():
     """No write, no copy: the argument is neither copied in nor written back."""
+
     def total(x):
         s = 0.0
         for i in range(x.shape[0]):
@@ -185,12 +187,13 @@ VIEW_WRITE = via_view.__code__.co_firstlineno + 3
 def test_a_copy_left_in_a_loop_is_reported_once_at_its_line():
     g = ng.function(via_view, backend="cpu")
     y = np.zeros(5)
-    with pytest.warns(NbgraphPerformanceWarning, match=f"line {VIEW_WRITE}: this update "
-                      "inside a loop copies the whole array") as record:
+    with pytest.warns(
+        NbgraphPerformanceWarning,
+        match=f"line {VIEW_WRITE}: this update inside a loop copies the whole array",
+    ) as record:
         g(y, 3)
     assert y.tolist() == [0.0, 2.0, 0.0, 0.0, 0.0]  # still as eagerly
-    assert [w.lineno for w in record
-            if w.category is NbgraphPerformanceWarning] == [VIEW_WRITE]
+    assert [w.lineno for w in record if w.category is NbgraphPerformanceWarning] == [VIEW_WRITE]
     assert copies(g) == 1
     (node,) = compiled(g).program.copies
     assert node.loc.lineno == VIEW_WRITE

@@ -55,12 +55,14 @@ def test_clip_with_array_bounds_and_integer_operands():
     ints = rng.integers(-5, 5, (30, 8))
     same_bits(clip_scaled(ints, -2.5, 3.0), g(ints, -2.5, 3.0))
     narrow = x.astype(np.float32)
-    same_bits(clip_scaled(narrow, lo.astype(np.float32), np.float32(1.0)),
-              g(narrow, lo.astype(np.float32), np.float32(1.0)))
+    same_bits(
+        clip_scaled(narrow, lo.astype(np.float32), np.float32(1.0)),
+        g(narrow, lo.astype(np.float32), np.float32(1.0)),
+    )
 
 
 def cubes(x):
-    return x ** 3 + 0.5 * x ** 2, (x - 1.0) ** 0.5
+    return x**3 + 0.5 * x**2, (x - 1.0) ** 0.5
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
@@ -75,7 +77,7 @@ def test_powers_are_numpys_to_the_bit(dtype):
 
 def gelu_cubes(x):
     """Groups with members NumPy's loops compute (a staged kernel), a cube inside."""
-    return np.tanh(0.79 * (x + 0.044715 * x ** 3)), np.exp(x ** 2 * -0.5) + x ** 0.5
+    return np.tanh(0.79 * (x + 0.044715 * x**3)), np.exp(x**2 * -0.5) + x**0.5
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
@@ -88,8 +90,13 @@ def test_powers_in_staged_groups_are_numpys_to_the_bit(dtype):
 
 def staged(x, y):
     """NumPy's loops on blocks: unary and binary, chained, at the root and inside."""
-    return (1.0 / (1.0 + np.exp(-x)), np.log1p(np.exp(x * 0.5)) - y,
-            np.arctan2(x, y * y + 1.0), np.exp(x - y), (x * 3.0) // (y + 4.0) + x % 0.3)
+    return (
+        1.0 / (1.0 + np.exp(-x)),
+        np.log1p(np.exp(x * 0.5)) - y,
+        np.arctan2(x, y * y + 1.0),
+        np.exp(x - y),
+        (x * 3.0) // (y + 4.0) + x % 0.3,
+    )
 
 
 def _cases(dtype):
@@ -137,6 +144,7 @@ def test_staged_kernels_of_complex_numbers():
 def test_staged_kernels_stay_compiled_and_vectorized():
     """No block goes back to Python (no ``objmode``), and the loops around NumPy's
     ``exp`` are packed float64 arithmetic."""
+
     def sigmoid_and_softplus(x, y):  # compiled here only: Numba inspects no cached code
         return 1.0 / (1.0 + np.exp(-x)), np.log1p(np.exp(x - y)) * 0.5
 
@@ -153,8 +161,14 @@ def test_staged_kernels_stay_compiled_and_vectorized():
 
 
 def selections(c, x, y):
-    return (np.where(c, x, y), np.where(x > 0.5, x, 0.01 * x), np.where(c, 1, x),
-            np.where(x != x, -0.0, y), np.where(c, 2**40, 3), np.where(x > 0, True, c))
+    return (
+        np.where(c, x, y),
+        np.where(x > 0.5, x, 0.01 * x),
+        np.where(c, 1, x),
+        np.where(x != x, -0.0, y),
+        np.where(c, 2**40, 3),
+        np.where(x > 0, True, c),
+    )
 
 
 def test_where_is_fused_with_numpys_dtypes_and_values():

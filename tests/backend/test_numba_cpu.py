@@ -166,10 +166,12 @@ def test_2d_broadcasting_gives_numpys_values_exactly(n0, n1):
     rng = np.random.default_rng(n0 + n1)
     x = rng.standard_normal((n0, n1))
     g = ng.function(centered_and_scaled)
-    for args in [(x, rng.standard_normal((n0, 1)), rng.standard_normal(n1)),
-                 (x, rng.standard_normal((1, n1)), rng.standard_normal((n0, 1))),
-                 (np.asfortranarray(x), 2.0, rng.standard_normal((1, 1))),
-                 (np.pad(x, 1)[1:-1, 1:-1], rng.standard_normal((n0, 1)), 0.5)]:
+    for args in [
+        (x, rng.standard_normal((n0, 1)), rng.standard_normal(n1)),
+        (x, rng.standard_normal((1, n1)), rng.standard_normal((n0, 1))),
+        (np.asfortranarray(x), 2.0, rng.standard_normal((1, 1))),
+        (np.pad(x, 1)[1:-1, 1:-1], rng.standard_normal((n0, 1)), 0.5),
+    ]:
         eager, graph = centered_and_scaled(*args), g(*args)
         assert (eager.dtype, eager.shape) == (graph.dtype, graph.shape)
         assert np.array_equal(eager, graph)
@@ -261,9 +263,14 @@ def test_a_new_process_loads_the_compiled_graph_from_disk(tmp_path):
     env = {**os.environ, "NBGRAPH_CACHE_DIR": str(tmp_path)}
     tests = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     code = _CHILD.format(tests=tests)
-    runs = [json.loads(subprocess.run([sys.executable, "-c", code], env=env, check=True,
-                                      capture_output=True, text=True).stdout)
-            for _ in range(2)]
+    runs = [
+        json.loads(
+            subprocess.run(
+                [sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True
+            ).stdout
+        )
+        for _ in range(2)
+    ]
     assert runs[0] == {"hits": 0, "misses": 1}
     assert runs[1] == {"hits": 1, "misses": 0}
 
@@ -275,8 +282,10 @@ def test_the_shared_numba_cache_is_forgotten_when_a_backend_source_changes(tmp_p
 
     cache = tmp_path / "numba_cpu" / "__pycache__"
     cache.mkdir(parents=True)
-    stale = [cache / "array_reductions.rows-214.py311.nbi",
-             cache / "array_reductions.rows-214.py311.1.nbc"]
+    stale = [
+        cache / "array_reductions.rows-214.py311.nbi",
+        cache / "array_reductions.rows-214.py311.1.nbc",
+    ]
     for path in stale:
         path.write_bytes(b"old machine code")
     (cache / "array_reductions.cpython-311.pyc").write_bytes(b"bytecode")

@@ -48,13 +48,24 @@ def fused_whole(x):
 
 
 def rows(x):
-    return (np.sum(x, axis=1), x.mean(axis=-1), np.var(x, axis=1), x.std(axis=-1, ddof=1),
-            np.sum(x * x, axis=1), np.mean(x, axis=1, keepdims=True))
+    return (
+        np.sum(x, axis=1),
+        x.mean(axis=-1),
+        np.var(x, axis=1),
+        x.std(axis=-1, ddof=1),
+        np.sum(x * x, axis=1),
+        np.mean(x, axis=1, keepdims=True),
+    )
 
 
 def columns(x):
-    return (x.sum(axis=0), np.mean(x, axis=0), np.var(x, axis=0), np.std(x * 2, axis=0),
-            np.sum(x, axis=0, keepdims=True))
+    return (
+        x.sum(axis=0),
+        np.mean(x, axis=0),
+        np.var(x, axis=0),
+        np.std(x * 2, axis=0),
+        np.sum(x, axis=0, keepdims=True),
+    )
 
 
 def extremes(x):
@@ -93,8 +104,14 @@ def test_row_and_column_reductions_match_numpy_bits(shape, dtype):
 
 
 def fused_rows(x):
-    return (np.sum(x * 2, axis=1), np.mean(x - 1, axis=1), np.var(x * x, axis=1),
-            np.std(x + x, axis=1, ddof=1), np.max(x * 3, axis=1), np.min(-x, axis=1))
+    return (
+        np.sum(x * 2, axis=1),
+        np.mean(x - 1, axis=1),
+        np.var(x * x, axis=1),
+        np.std(x + x, axis=1, ddof=1),
+        np.max(x * 3, axis=1),
+        np.min(-x, axis=1),
+    )
 
 
 def values(shape, dtype, seed: int) -> np.ndarray:
@@ -115,9 +132,16 @@ def test_fused_row_reductions_match_numpy_bits(n1, dtype):
 
 
 def along_outer_axes(x):
-    return (np.sum(x, axis=-1), x.mean(axis=0), np.var(x, axis=-1), x.std(axis=0, ddof=1),
-            np.max(x, axis=-1, keepdims=True), x.min(axis=0, keepdims=True),
-            np.sum(np.abs(x - 1), axis=-1), np.mean(x * x, axis=0, keepdims=True))
+    return (
+        np.sum(x, axis=-1),
+        x.mean(axis=0),
+        np.var(x, axis=-1),
+        x.std(axis=0, ddof=1),
+        np.max(x, axis=-1, keepdims=True),
+        x.min(axis=0, keepdims=True),
+        np.sum(np.abs(x - 1), axis=-1),
+        np.mean(x * x, axis=0, keepdims=True),
+    )
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32])
@@ -140,14 +164,29 @@ def test_fortran_ordered_arrays_are_summed_in_memory_order():
 
 
 def in_memory(x):
-    return (np.sum(x, axis=1), x.mean(axis=-1), np.var(x, axis=1), x.std(axis=-1, ddof=1),
-            x.sum(axis=0), np.var(x, axis=0), np.max(x, axis=1))
+    return (
+        np.sum(x, axis=1),
+        x.mean(axis=-1),
+        np.var(x, axis=1),
+        x.std(axis=-1, ddof=1),
+        x.sum(axis=0),
+        np.var(x, axis=0),
+        np.max(x, axis=1),
+    )
 
 
 def broadcast(x, m, w):
-    return (np.sum((x - m) ** 2, axis=1), np.mean(x - m[:, 0:1], axis=0), np.sum(x - m),
-            np.mean((x - m) ** 2, axis=-1), np.sum(x * w, axis=1), np.max(x - m, axis=1),
-            np.min(x * w, axis=0), np.var(x - m, axis=0), np.std(x * w[None, :], axis=1))
+    return (
+        np.sum((x - m) ** 2, axis=1),
+        np.mean(x - m[:, 0:1], axis=0),
+        np.sum(x - m),
+        np.mean((x - m) ** 2, axis=-1),
+        np.sum(x * w, axis=1),
+        np.max(x - m, axis=1),
+        np.min(x * w, axis=0),
+        np.var(x - m, axis=0),
+        np.std(x * w[None, :], axis=1),
+    )
 
 
 @pytest.mark.parametrize("shape", [(50, 300), (60, 3), (20, 10), (7, 129), (3, 5000)])
@@ -161,6 +200,7 @@ def test_broadcast_operands_match_numpy_bits(shape):
 
 def test_float32_sums_at_scale_are_numpy_s():
     """Sequential float32 accumulation stops at 2**24; NumPy's pairwise sum does not."""
+
     def stats(n):
         ones = np.ones(n, np.float32)
         return ones.sum(), ones.mean(), np.sum(ones * 3)
@@ -193,7 +233,7 @@ def test_integer_reductions(dtype):
 def test_integer_means_are_summed_buffer_by_buffer_like_numpy():
     """NumPy converts integers to float64 through an 8192-element buffer and adds the
     buffers one after the other; large values make any other order visible."""
-    x = np.random.default_rng(6).integers(-2**62, 2**62, 100_000)
+    x = np.random.default_rng(6).integers(-(2**62), 2**62, 100_000)
     same_bits(*run_both(lambda_free_mean, x))
 
 
@@ -218,8 +258,16 @@ def test_nan_and_empty_extremes_as_numpy():
 
 
 def signs(x):
-    return x.max(axis=0), np.min(x, axis=0), x.max(axis=1), np.min(x, axis=-1), \
-        x[:1, :7].max(), np.min(x[:1, :7]), np.max(x * 1.0, axis=0), np.min(x * 1.0, axis=1)
+    return (
+        x.max(axis=0),
+        np.min(x, axis=0),
+        x.max(axis=1),
+        np.min(x, axis=-1),
+        x[:1, :7].max(),
+        np.min(x[:1, :7]),
+        np.max(x * 1.0, axis=0),
+        np.min(x * 1.0, axis=1),
+    )
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
@@ -255,11 +303,15 @@ def test_integer_and_bool_extremes(dtype):
     info = np.iinfo(dtype) if dtype is not np.bool_ else None
     rng = np.random.default_rng(3)
     for n in (1, 16, 1001):
-        x = (rng.integers(0, 2, n).astype(dtype) if info is None else
-             rng.integers(info.min, info.max, n, dtype=dtype, endpoint=True))
+        x = (
+            rng.integers(0, 2, n).astype(dtype)
+            if info is None
+            else rng.integers(info.min, info.max, n, dtype=dtype, endpoint=True)
+        )
 
         def ends(x):
             return x.max(), x.min(), x.reshape(1, -1).max(axis=1), x.reshape(-1, 1).min(axis=0)
+
         same_bits(*run_both(ends, x))
 
 
@@ -338,9 +390,13 @@ def _kernels(g) -> dict[str, str]:
 def test_fused_loops_and_column_sums_compile_to_vector_instructions():
     """Kernels have no bounds checks and a contiguous loop, so LLVM vectorizes them:
     packed (``pd``) arithmetic on vector registers, not only scalar (``sd``)."""
+
     def fused(a, b):
-        return (np.maximum(a * b + 1.0, 0.0) * (a - 0.5 * b), a.sum(axis=0),
-                np.sum((a - b) * a, axis=1))
+        return (
+            np.maximum(a * b + 1.0, 0.0) * (a - 0.5 * b),
+            a.sum(axis=0),
+            np.sum((a - b) * a, axis=1),
+        )
 
     g = ng.function(fused)
     a = np.ones((4, 64))

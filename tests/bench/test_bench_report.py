@@ -38,9 +38,10 @@ def test_rewrite_replaces_only_between_the_markers():
 
 def test_a_crashing_child_loses_only_the_item_it_was_on(tmp_path):
     script = tmp_path / "child.py"
-    script.write_text(textwrap.dedent(f"""
+    script.write_text(
+        textwrap.dedent(f"""
         import os, sys
-        sys.path.insert(0, {str(ROOT / 'bench')!r})
+        sys.path.insert(0, {str(ROOT / "bench")!r})
         from pathlib import Path
         from measure import Progress
         progress = Progress(Path(sys.argv[1]))
@@ -50,7 +51,8 @@ def test_a_crashing_child_loses_only_the_item_it_was_on(tmp_path):
                 os.abort()
             progress.finish(name, name.upper())
         progress.extra(finished=True)
-    """))
+    """)
+    )
 
     def command(remaining, path):
         return [sys.executable, str(script), str(path), *remaining]

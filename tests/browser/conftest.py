@@ -74,11 +74,19 @@ def lab_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with log.open("w") as out:
         server = subprocess.Popen(
             [
-                sys.executable, "-m", "jupyterlab",
-                "--no-browser", "--allow-root", "--ServerApp.token=",
-                "--ip=127.0.0.1", f"--port={port}", f"--ServerApp.root_dir={root}",
+                sys.executable,
+                "-m",
+                "jupyterlab",
+                "--no-browser",
+                "--allow-root",
+                "--ServerApp.token=",
+                "--ip=127.0.0.1",
+                f"--port={port}",
+                f"--ServerApp.root_dir={root}",
             ],
-            stdout=out, stderr=subprocess.STDOUT, env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=env,
         )
     url = f"http://127.0.0.1:{port}"
     try:

@@ -16,8 +16,10 @@ def variable(stepper, name):
     """(type, value) as the stepper's variables table shows them."""
     row = stepper.locator(f".nbgraph-stepper-variables tr[data-name='{name}']")
     row.wait_for()
-    return (row.locator(".nbgraph-stepper-type").inner_text(),
-            row.locator(".nbgraph-stepper-value").inner_text())
+    return (
+        row.locator(".nbgraph-stepper-type").inner_text(),
+        row.locator(".nbgraph-stepper-value").inner_text(),
+    )
 
 
 def test_step_through_a_cell(page, lab_url, tmp_path):
@@ -73,8 +75,10 @@ def test_a_saved_recording_steps_without_its_kernel(page, lab_url):
     page.goto(f"{lab_url}/lab")  # the server's XSRF cookie, for the upload
     xsrf = next(c["value"] for c in page.context.cookies() if c["name"] == "_xsrf")
     response = page.request.put(
-        f"{lab_url}/api/contents/stepper_saved.ipynb", headers={"X-XSRFToken": xsrf},
-        data=json.dumps({"type": "notebook", "format": "json", "content": content}))
+        f"{lab_url}/api/contents/stepper_saved.ipynb",
+        headers={"X-XSRFToken": xsrf},
+        data=json.dumps({"type": "notebook", "format": "json", "content": content}),
+    )
     assert response.ok, response.text()
 
     saved = NotebookPage(page, lab_url, "stepper_saved.ipynb")

@@ -126,14 +126,17 @@ def test_redefined_function_uses_new_cell(shell):
     run_cell(shell, DEFINE_HALVE)
     run_cell(shell, CALL_HALVE)
     first_file = shell.user_ns["halve_until_small"].__code__.co_filename
-    run_cell(shell, """
+    run_cell(
+        shell,
+        """
         def halve_until_small(x):
             steps = 0
             while x.sum() > 1.0:
                 x = x / 4
                 steps += 1
             return steps, x
-    """)
+    """,
+    )
     run_cell(shell, CALL_HALVE)
     ns = shell.user_ns
     assert ns["halve_until_small"].__code__.co_filename != first_file
@@ -147,34 +150,42 @@ def test_redefined_function_uses_new_cell(shell):
 
 def test_decorated_cell_function_calling_earlier_cell(shell):
     run_cell(shell, IMPORTS)
-    run_cell(shell, """
+    run_cell(
+        shell,
+        """
         def scale(x):
             if x.sum() > 0:
                 x = x * 3
             return x
-    """)
-    run_cell(shell, """
+    """,
+    )
+    run_cell(
+        shell,
+        """
         @ng.function(backend="interpret")
         def total(x, n):
             t = 0.0
             for i in range(n):
                 t += scale(x)[i]
             return t
-    """)
-    run_cell(shell, """
+    """,
+    )
+    run_cell(
+        shell,
+        """
         data = np.arange(5.0)
         got = [total(data, n) for n in range(6)]
         want = [total.eager(data, n) for n in range(6)]
         graph = total.graph(data, 3)
-    """)
+    """,
+    )
     ns = shell.user_ns
     assert ns["got"] == ns["want"]
     assert ns["total"].trace_count == 1
     scale_file = ns["scale"].__code__.co_filename
     total_file = ns["total"].python_function.__code__.co_filename
     assert scale_file != total_file
-    (times,) = [n for n in ns["graph"].find(ng.Op.CALL)
-                if n.label() == "*" and n.type.ndim == 1]
+    (times,) = [n for n in ns["graph"].find(ng.Op.CALL) if n.label() == "*" and n.type.ndim == 1]
     assert times.loc.filename == scale_file
     assert times.loc.lineno == 3
 

@@ -147,8 +147,12 @@ def ag_calls(tree):
     """Names of every ag__.<name>(...) call in the tree."""
     found = []
     for node in ast.walk(tree):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                and isinstance(node.func.value, ast.Name) and node.func.value.id == "ag__"):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == "ag__"
+        ):
             found.append(node.func.attr)
     return found
 
@@ -168,8 +172,11 @@ def test_break_becomes_a_flag_and_extra_test():
     assert ast.Break not in kinds and ast.For not in kinds
     calls = ag_calls(tree)
     assert "for_stmt" in calls and "if_stmt" in calls and "not_" in calls
-    (for_call,) = [n for n in ast.walk(tree) if isinstance(n, ast.Call)
-                   and getattr(n.func, "attr", None) == "for_stmt"]
+    (for_call,) = [
+        n
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call) and getattr(n.func, "attr", None) == "for_stmt"
+    ]
     extra_test = for_call.args[1]
     assert not (isinstance(extra_test, ast.Constant) and extra_test.value is None)
     assert graph_fn(sum_until_big)(X) == sum_until_big(X)
@@ -191,8 +198,10 @@ def test_return_in_loop_becomes_retval():
     returns = [n for n in ast.walk(tree.body[0]) if isinstance(n, ast.Return)]
     top_level_returns = [n for n in tree.body[0].body if isinstance(n, ast.Return)]
     assert top_level_returns == [tree.body[0].body[-1]]
-    assert any(isinstance(r.value, ast.Call) and getattr(r.value.func, "attr", "") == "retval"
-               for r in returns)
+    assert any(
+        isinstance(r.value, ast.Call) and getattr(r.value.func, "attr", "") == "retval"
+        for r in returns
+    )
     f = graph_fn(first_big)
     assert f(X) == first_big(X)
     assert f(np.zeros(3)) == first_big(np.zeros(3))
@@ -224,8 +233,7 @@ def test_and_or_become_lazy_operators():
 def test_not_becomes_operator():
     code, tree = converted(negated)
     assert "ag__.not_(a > 0)" in code
-    assert not any(isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not)
-                   for n in ast.walk(tree))
+    assert not any(isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not) for n in ast.walk(tree))
     f = graph_fn(negated)
     assert f(1.0) is False and f(-1.0) is True
 
@@ -338,8 +346,20 @@ def test_docstring_survives_conversion():
     assert graph_fn(documented).__doc__ == "Add one."
 
 
-@pytest.mark.parametrize("fn", [sum_until_big, sum_positive, first_big, count_down,
-                                both_and_either, pick, evens, checked, raising])
+@pytest.mark.parametrize(
+    "fn",
+    [
+        sum_until_big,
+        sum_positive,
+        first_big,
+        count_down,
+        both_and_either,
+        pick,
+        evens,
+        checked,
+        raising,
+    ],
+)
 def test_converted_source_compiles_and_is_stable(fn):
     code = ng.to_code(fn)
     compile(code, "<converted>", "exec")

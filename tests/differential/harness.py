@@ -41,6 +41,7 @@ def backend() -> str:
     """The backend the current test runs against."""
     return BACKEND
 
+
 # Floating point results are compared with a tight relative tolerance: graph execution may
 # legitimately reorder a reduction, but nothing more.  The tiny absolute tolerance only
 # matters for values that should be exactly zero.  Dtypes less precise than float64 are
@@ -109,8 +110,10 @@ def compare_outcomes(eager: Outcome, graph: Outcome, label: str) -> None:
         # what tests/backend/cuda/refusals.py lists.
         kind = cuda_refusal(graph.error)
         if kind is None:
-            raise AssertionError(f"[{label}] the CUDA backend refused what it is not known "
-                                 f"to refuse (tests/backend/cuda/refusals.py): {graph.error}")
+            raise AssertionError(
+                f"[{label}] the CUDA backend refused what it is not known "
+                f"to refuse (tests/backend/cuda/refusals.py): {graph.error}"
+            )
         pytest.skip(f"not on the GPU ({kind}): {graph.error}")
     if graph.error is not None and eager.error is None:
         raise AssertionError(

@@ -37,8 +37,10 @@ def check_writes(fn, *args, calls: int = 2):
             if isinstance(want, np.ndarray):
                 assert got.dtype == want.dtype
                 np.testing.assert_array_equal(
-                    got, want, err_msg=f"{fn.__name__}: argument {k + 1} after graph call "
-                                       f"{call + 1}")
+                    got,
+                    want,
+                    err_msg=f"{fn.__name__}: argument {k + 1} after graph call {call + 1}",
+                )
     return graph_state
 
 
@@ -52,6 +54,7 @@ def _call(fn, args):
 
 
 # --- direct writes ------------------------------------------------------------------
+
 
 def element_write(x):
     x[0] = 5.0
@@ -97,20 +100,25 @@ def two_dims(m):
     return m.shape[0]
 
 
-@pytest.mark.parametrize("fn, args", [
-    (element_write, (np.arange(4.0),)),
-    (augmented, (np.arange(4.0), 3.0)),
-    (slice_write, (np.arange(6.0),)),
-    (view_write, (np.arange(8.0),)),
-    (ufunc_out, (np.arange(4.0), np.ones(4))),
-    (sort_fill, (np.array([3.0, 1.0, 2.0]), np.zeros(3))),
-    (two_dims, (np.arange(12.0).reshape(3, 4),)),
-], ids=lambda v: getattr(v, "__name__", ""))
+@pytest.mark.parametrize(
+    "fn, args",
+    [
+        (element_write, (np.arange(4.0),)),
+        (augmented, (np.arange(4.0), 3.0)),
+        (slice_write, (np.arange(6.0),)),
+        (view_write, (np.arange(8.0),)),
+        (ufunc_out, (np.arange(4.0), np.ones(4))),
+        (sort_fill, (np.array([3.0, 1.0, 2.0]), np.zeros(3))),
+        (two_dims, (np.arange(12.0).reshape(3, 4),)),
+    ],
+    ids=lambda v: getattr(v, "__name__", ""),
+)
 def test_straight_line_writes(fn, args):
     check_writes(fn, *args)
 
 
 # --- writes under graph control flow -------------------------------------------------
+
 
 def clip_loop(y, z):
     for i in range(y.shape[0]):
@@ -207,22 +215,26 @@ def returns_argument(y, n):
     return y
 
 
-@pytest.mark.parametrize("fn, args", [
-    (clip_loop, (np.zeros(6), np.array([0.5, 2.0, 3.0, 0.1, 1.0, 7.0]))),
-    (elif_chain, (np.full(6, 4.0), np.array([0.5, 2.5, -3.0, 1.0, 1.5, 7.0]))),
-    (nested, (np.ones((3, 4)), 2)),
-    (while_write, (np.array([5.0, 4.0, 0.5, 6.0]), 1.0)),
-    (loop_in_branch, (np.zeros(4), 1)),
-    (loop_in_branch, (np.zeros(4), 0)),
-    (write_in_branch, (np.zeros(4), 1)),
-    (write_in_branch, (np.zeros(4), 0)),
-    (alias_in_loop, (np.zeros(3), 2)),
-    (alias_outside, (np.zeros(3), 3)),
-    (returns_argument, (np.zeros(4), 2)),
-    (two_names_in_branch, (np.zeros(3), 1)),
-    (two_names_in_branch, (np.zeros(3), 0)),
-    (two_names_in_loop, (np.zeros(3), 3)),
-], ids=lambda v: getattr(v, "__name__", ""))
+@pytest.mark.parametrize(
+    "fn, args",
+    [
+        (clip_loop, (np.zeros(6), np.array([0.5, 2.0, 3.0, 0.1, 1.0, 7.0]))),
+        (elif_chain, (np.full(6, 4.0), np.array([0.5, 2.5, -3.0, 1.0, 1.5, 7.0]))),
+        (nested, (np.ones((3, 4)), 2)),
+        (while_write, (np.array([5.0, 4.0, 0.5, 6.0]), 1.0)),
+        (loop_in_branch, (np.zeros(4), 1)),
+        (loop_in_branch, (np.zeros(4), 0)),
+        (write_in_branch, (np.zeros(4), 1)),
+        (write_in_branch, (np.zeros(4), 0)),
+        (alias_in_loop, (np.zeros(3), 2)),
+        (alias_outside, (np.zeros(3), 3)),
+        (returns_argument, (np.zeros(4), 2)),
+        (two_names_in_branch, (np.zeros(3), 1)),
+        (two_names_in_branch, (np.zeros(3), 0)),
+        (two_names_in_loop, (np.zeros(3), 3)),
+    ],
+    ids=lambda v: getattr(v, "__name__", ""),
+)
 def test_control_flow_writes(fn, args):
     check_writes(fn, *args)
 
@@ -246,6 +258,7 @@ def test_repeated_calls_accumulate():
 
 
 # --- raising midway -------------------------------------------------------------------
+
 
 def fill_until_negative(y, z):
     for i in range(z.shape[0]):
@@ -283,12 +296,16 @@ def bump_in_loop_then_fail(x, n):
     return 0
 
 
-@pytest.mark.parametrize("fn, args", [
-    (fill_until_negative, (np.zeros(4), np.array([1.0, 2.0, -1.0, 3.0]))),
-    (bump_in_loop_then_fail, (np.zeros(3), 5)),
-    (bump_then_fail, (np.arange(5.0), 6.0)),
-    (nested_then_fail, (np.zeros((3, 3)),)),
-], ids=lambda v: getattr(v, "__name__", ""))
+@pytest.mark.parametrize(
+    "fn, args",
+    [
+        (fill_until_negative, (np.zeros(4), np.array([1.0, 2.0, -1.0, 3.0]))),
+        (bump_in_loop_then_fail, (np.zeros(3), 5)),
+        (bump_then_fail, (np.arange(5.0), 6.0)),
+        (nested_then_fail, (np.zeros((3, 3)),)),
+    ],
+    ids=lambda v: getattr(v, "__name__", ""),
+)
 def test_raise_midway(fn, args):
     check_writes_raising(fn, *args)
 
@@ -306,6 +323,7 @@ def check_writes_raising(fn, *args):
 
 
 # --- refused before running -------------------------------------------------------------
+
 
 def rebind_after_write(y, n):
     for _ in range(n):
@@ -335,6 +353,7 @@ def test_read_only_argument():
 
 def test_no_write_returns_nothing_extra():
     """A function that only reads its arguments has no written arguments."""
+
     def reads(x):
         return x.sum() + x[0]
 
@@ -373,16 +392,23 @@ def passthrough_write(x):
     return 0
 
 
-@pytest.mark.parametrize("fn, args", [
-    (transpose_write, (np.zeros((2, 3)),)),
-    (flip_write, (np.zeros(3),)),
-    (passthrough_write, (np.zeros(3),)),
-    (reshape_write, (np.zeros((2, 3)),)),
-    (ravel_in_loop, (np.zeros((2, 3)), 2)),
-], ids=lambda v: getattr(v, "__name__", ""))
+@pytest.mark.parametrize(
+    "fn, args",
+    [
+        (transpose_write, (np.zeros((2, 3)),)),
+        (flip_write, (np.zeros(3),)),
+        (passthrough_write, (np.zeros(3),)),
+        (reshape_write, (np.zeros((2, 3)),)),
+        (ravel_in_loop, (np.zeros((2, 3)), 2)),
+    ],
+    ids=lambda v: getattr(v, "__name__", ""),
+)
 def test_writes_through_other_views_of_arguments_are_refused(fn, args):
-    with pytest.raises(StagingError, match=r"view of an argument \(made at line \d+\).*"
-                                           r"basic slices"):
+    with pytest.raises(
+        StagingError,
+        match=r"view of an argument \(made at line \d+\).*"
+        r"basic slices",
+    ):
         ng.function(fn, backend=backend())(*args)
 
 

@@ -36,11 +36,14 @@ def test_var_positional_arguments(rest):
     check(summed_varargs, X, *rest)
 
 
-@pytest.mark.parametrize("args, kwargs", [
-    ((X, 3), {}),
-    ((X, 3, 2.0), {"c": 5.0}),
-    ((X, 2, 1.0, 0.5, 0.25), {"shift": 10.0}),
-    ((X,), {"n": 4, "b": 0.5}),
-])
+@pytest.mark.parametrize(
+    "args, kwargs",
+    [
+        ((X, 3), {}),
+        ((X, 3, 2.0), {"c": 5.0}),
+        ((X, 2, 1.0, 0.5, 0.25), {"shift": 10.0}),
+        ((X,), {"n": 4, "b": 0.5}),
+    ],
+)
 def test_every_kind_of_parameter_around_a_static_one(args, kwargs):
     check(mixed, *args, static_argnames=("n",), kwargs=kwargs)

@@ -574,9 +574,28 @@ def test_softmax(x):
     check(softmax, x)
 
 
-ROUNDING_EDGES = np.array([-0.0, 0.0, -0.4, -0.5, 0.5, 1.5, 2.5, -2.5, 0.49999999999999994,
-                           -0.49999999999999994, 4503599627370497.0, -4503599627370497.0,
-                           2.0 ** 60 + 2048.0, 1e300, -np.inf, np.inf, np.nan, -7.25])
+ROUNDING_EDGES = np.array(
+    [
+        -0.0,
+        0.0,
+        -0.4,
+        -0.5,
+        0.5,
+        1.5,
+        2.5,
+        -2.5,
+        0.49999999999999994,
+        -0.49999999999999994,
+        4503599627370497.0,
+        -4503599627370497.0,
+        2.0**60 + 2048.0,
+        1e300,
+        -np.inf,
+        np.inf,
+        np.nan,
+        -7.25,
+    ]
+)
 
 
 def rounding_printed(x):
@@ -625,8 +644,9 @@ def test_transcendental_functions_give_numpys_last_bits(dtype):
         pytest.skip("the GPU computes these with its own functions: to NumPy's accuracy")
     rng = np.random.default_rng(5)
     for _ in range(4):
-        check(transcendental_printed, rng.uniform(-4, 4, 7).astype(dtype),
-              dtype(rng.uniform(0.1, 4)))
+        check(
+            transcendental_printed, rng.uniform(-4, 4, 7).astype(dtype), dtype(rng.uniform(0.1, 4))
+        )
 
 
 def rounded_integers(x):
@@ -644,9 +664,14 @@ def outer_product(a, b):
     return p
 
 
-@pytest.mark.parametrize("a_type, b_type", [(np.int64, np.float32), (np.int8, np.uint8),
-                                            (np.bool_, np.float64), (np.float32, np.int16)])
+@pytest.mark.parametrize(
+    "a_type, b_type",
+    [(np.int64, np.float32), (np.int8, np.uint8), (np.bool_, np.float64), (np.float32, np.int16)],
+)
 def test_outer_products_in_numpys_result_type(a_type, b_type):
     """NumPy converts both operands to the result's type before multiplying."""
-    check(outer_product, np.array([2147483647, -3, 1], dtype=np.int64).astype(a_type),
-          np.array([1.0, 0.1, 7.0]).astype(b_type))
+    check(
+        outer_product,
+        np.array([2147483647, -3, 1], dtype=np.int64).astype(a_type),
+        np.array([1.0, 0.1, 7.0]).astype(b_type),
+    )

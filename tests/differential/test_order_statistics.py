@@ -12,13 +12,13 @@ from harness import case_id, check
 NAN = np.nan
 BIG = 2**62
 INPUTS = [
-    np.array([0.0, 0.0, NAN]),                      # odd length, NaN last
-    np.array([NAN, 0.0, 0.0]),                      # odd length, NaN first
+    np.array([0.0, 0.0, NAN]),  # odd length, NaN last
+    np.array([NAN, 0.0, 0.0]),  # odd length, NaN first
     np.array([NAN, 1.0]),
     np.array([3.0, NAN, 1.0, 2.0, NAN]),
     np.array([1.5, NAN, 0.5], dtype=np.float32),
     np.array([2.5, 0.5, 1.5], dtype=np.float32),
-    np.array([-1, -(2**63)]),                       # middle values' int64 sum wraps
+    np.array([-1, -(2**63)]),  # middle values' int64 sum wraps
     np.array([BIG, BIG]),
     np.array([2**63 - 1, 2**63 - 1, 0, 5]),
     np.array([3, 1, 2], dtype=np.int32),

@@ -101,8 +101,22 @@ def where(x, s):
     return np.where(x > 0, x, s)
 
 
-FUNCTIONS = [arithmetic, division, ufuncs, bitwise, element, fused_chain,
-             in_a_loop, set_item, add_in_place, fills, fill_method, array_of, compare, where]
+FUNCTIONS = [
+    arithmetic,
+    division,
+    ufuncs,
+    bitwise,
+    element,
+    fused_chain,
+    in_a_loop,
+    set_item,
+    add_in_place,
+    fills,
+    fill_method,
+    array_of,
+    compare,
+    where,
+]
 
 
 @pytest.mark.parametrize("s", SCALARS, ids=case_id)
@@ -129,10 +143,10 @@ def compare_with_float(x, s):
     return np.cumsum(x) < s, x[0] <= s, x == s, x != s
 
 
-@pytest.mark.parametrize("s", [1e-300, 1e-46, -1e-300, 0.5, 1e300, 2.0**40, -(2**40)],
-                         ids=case_id)
-@pytest.mark.parametrize("x", [F32, np.array([0.0, 1e-46, 3e38], dtype=np.float32), I32],
-                         ids=case_id)
+@pytest.mark.parametrize("s", [1e-300, 1e-46, -1e-300, 0.5, 1e300, 2.0**40, -(2**40)], ids=case_id)
+@pytest.mark.parametrize(
+    "x", [F32, np.array([0.0, 1e-46, 3e38], dtype=np.float32), I32], ids=case_id
+)
 def test_python_scalar_compared_in_the_arrays_dtype(x, s):
     """NumPy compares a float32 array with a Python float in float32 (1e-300 is 0.0)."""
     check(compare_with_float, x, s)

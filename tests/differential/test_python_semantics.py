@@ -38,6 +38,7 @@ def refuses(fn, *args, words=(), error=GraphModeError):
 
 # --- containers under a graph if ----------------------------------------------------
 
+
 def dict_item_both_branches(a):
     x = {"a": a}
     if x["a"] > 0:
@@ -79,9 +80,16 @@ def concrete_array_updated_in_branch(a):
 
 
 @pytest.mark.parametrize("a", [-2, 0, 1, 3])
-@pytest.mark.parametrize("fn", [dict_item_both_branches, dict_update_both_branches,
-                                list_changed_in_one_branch, nested_list_in_dict,
-                                concrete_array_updated_in_branch])
+@pytest.mark.parametrize(
+    "fn",
+    [
+        dict_item_both_branches,
+        dict_update_both_branches,
+        list_changed_in_one_branch,
+        nested_list_in_dict,
+        concrete_array_updated_in_branch,
+    ],
+)
 def test_container_changed_under_graph_if(fn, a):
     check(fn, a)
 
@@ -149,10 +157,10 @@ def dataclass_built(x):
     return Stats(float(x.sum()), len(x))
 
 
-@pytest.mark.parametrize("x", [np.array([3.0, 1.0]), np.array([-1.0, 2.0])],
-                         ids=["desc", "asc"])
-@pytest.mark.parametrize("fn", [namedtuple_result, namedtuple_chosen, dataclass_result,
-                                dataclass_built])
+@pytest.mark.parametrize("x", [np.array([3.0, 1.0]), np.array([-1.0, 2.0])], ids=["desc", "asc"])
+@pytest.mark.parametrize(
+    "fn", [namedtuple_result, namedtuple_chosen, dataclass_result, dataclass_built]
+)
 def test_namedtuple_and_dataclass_hold_values(fn, x):
     check(fn, x)
 
@@ -174,6 +182,7 @@ def test_plain_object_attribute_in_graph_if_refused():
 
 
 # --- list methods in graph loops ----------------------------------------------------
+
 
 def pop_in_loop(n):
     lst = [1, 2, 3, 4]
@@ -197,8 +206,9 @@ def remove_in_loop(n):
     return len(lst)
 
 
-@pytest.mark.parametrize("fn,method", [(pop_in_loop, "pop"), (insert_in_loop, "insert"),
-                                       (remove_in_loop, "remove")])
+@pytest.mark.parametrize(
+    "fn,method", [(pop_in_loop, "pop"), (insert_in_loop, "insert"), (remove_in_loop, "remove")]
+)
 def test_list_method_in_graph_loop_refused(fn, method):
     refuses(fn, 2, words=(f"{method}()",))
 
@@ -253,10 +263,10 @@ def test_pop_in_python_loop():
     check(pop_in_python_loop, 3)
 
 
-@pytest.mark.parametrize("x", [np.array([1.0, -2.0, 3.0]), np.array([], dtype=float)],
-                         ids=["three", "empty"])
-@pytest.mark.parametrize("fn", [extend_in_loop, item_assignment_in_loop,
-                                mixed_list_in_loop])
+@pytest.mark.parametrize(
+    "x", [np.array([1.0, -2.0, 3.0]), np.array([], dtype=float)], ids=["three", "empty"]
+)
+@pytest.mark.parametrize("fn", [extend_in_loop, item_assignment_in_loop, mixed_list_in_loop])
 def test_list_changes_in_graph_loop(fn, x):
     if fn is item_assignment_in_loop and not len(x) and backend() != "interpret":
         # With no iteration eager keeps the Python float 0.0; the compiled backends give
@@ -285,13 +295,15 @@ def test_stack_of_list_left_empty(n):
     check(stack_of_empty_list, n)
 
 
-@pytest.mark.parametrize("x", [np.array([1.0, 2.0]), np.array([11.0, 2.0])],
-                         ids=["none_kept", "one_kept"])
+@pytest.mark.parametrize(
+    "x", [np.array([1.0, 2.0]), np.array([11.0, 2.0])], ids=["none_kept", "one_kept"]
+)
 def test_stack_of_filtered_list(x):
     check(stack_of_filtered_list, x)
 
 
 # --- closures reading loop variables --------------------------------------------------
+
 
 def lambda_reads_while_variable(n):
     i = 0
@@ -336,12 +348,18 @@ def closure_in_python_loop(n):
     return np.array(acc)
 
 
-@pytest.mark.parametrize("fn,arg", [
-    (lambda_reads_while_variable, 0), (lambda_reads_while_variable, 3),
-    (def_reads_for_variable, np.array([1.0, 2.0, 3.0])),
-    (closure_reads_branch_variable, 2), (closure_reads_branch_variable, -2),
-    (closure_in_python_loop, 4),
-], ids=["while0", "while3", "def_for", "if_then", "if_else", "python_for"])
+@pytest.mark.parametrize(
+    "fn,arg",
+    [
+        (lambda_reads_while_variable, 0),
+        (lambda_reads_while_variable, 3),
+        (def_reads_for_variable, np.array([1.0, 2.0, 3.0])),
+        (closure_reads_branch_variable, 2),
+        (closure_reads_branch_variable, -2),
+        (closure_in_python_loop, 4),
+    ],
+    ids=["while0", "while3", "def_for", "if_then", "if_else", "python_for"],
+)
 def test_closure_sees_variable_change(fn, arg):
     check(fn, arg)
 
@@ -379,6 +397,7 @@ def test_nonlocal_write_in_graph_loop_refused():
 
 
 # --- try / except / finally / else around returns --------------------------------------
+
 
 def finally_return_wins(x):
     try:
@@ -436,6 +455,7 @@ def test_try_else_after_return(flag):
 
 # --- None returned on some paths --------------------------------------------------------
 
+
 def none_when_in_range(x):
     if x > 0:
         if x < 5:
@@ -456,8 +476,10 @@ def explicit_none(x):
     return x
 
 
-@pytest.mark.parametrize("fn,arg", [(none_when_in_range, 5), (none_when_in_range, 3),
-                                    (first_positive, np.array([-1.0, 2.0]))])
+@pytest.mark.parametrize(
+    "fn,arg",
+    [(none_when_in_range, 5), (none_when_in_range, 3), (first_positive, np.array([-1.0, 2.0]))],
+)
 def test_none_on_some_paths_refused(fn, arg):
     refuses(fn, arg, words=(fn.__name__, "None"))
 
@@ -504,6 +526,7 @@ def test_return_or_raise(x):
 
 
 # --- del, global --------------------------------------------------------------------------
+
 
 def del_in_untaken_branch(x):
     i = 1
@@ -579,6 +602,7 @@ def test_global_container_changed_in_branch_refused():
 
 # --- ranges as lists ----------------------------------------------------------------------
 
+
 def list_of_range(n):
     return list(range(n))
 
@@ -603,6 +627,7 @@ def test_tuple_of_graph_range_refused():
 
 
 # --- gradients of a list of parameters in a graph loop ---------------------------------------
+
 
 def squared_error(params, x):
     w, b = params
@@ -674,8 +699,7 @@ def dataclass_in_loop(x):
     return s
 
 
-@pytest.mark.parametrize("x", [np.array([1.0, -2.0, 3.0]), np.array([-1.0])],
-                         ids=["three", "one"])
+@pytest.mark.parametrize("x", [np.array([1.0, -2.0, 3.0]), np.array([-1.0])], ids=["three", "one"])
 @pytest.mark.parametrize("fn", [dict_of_arrays_in_for, namedtuple_in_loop, dataclass_in_loop])
 def test_structures_carried_through_graph_loop(fn, x):
     check(fn, x)
@@ -700,15 +724,19 @@ def closures_collected_in_graph_loop(x):
     return [f() for f in fns]
 
 
-@pytest.mark.parametrize("fn,words", [
-    (dict_gets_key_in_loop, ("dict 'seen'", "keys")),
-    (closures_collected_in_graph_loop, ("list 'fns'",)),
-])
+@pytest.mark.parametrize(
+    "fn,words",
+    [
+        (dict_gets_key_in_loop, ("dict 'seen'", "keys")),
+        (closures_collected_in_graph_loop, ("list 'fns'",)),
+    ],
+)
 def test_container_changes_in_graph_loop_refused(fn, words):
     refuses(fn, np.array([1.0, 2.0]), words=words)
 
 
 # --- Python errors on a path that may not run -----------------------------------------------
+
 
 def key_error_in_untaken_branch(a):
     x = {"a": a}
@@ -762,8 +790,12 @@ def test_index_error_only_on_the_path_taken(i):
 
 
 def test_variable_defined_by_an_earlier_iteration_refused():
-    refuses(first_iteration_defines, np.zeros(3), words=("'y'", "before the loop"),
-            error=UnboundLocalError)
+    refuses(
+        first_iteration_defines,
+        np.zeros(3),
+        words=("'y'", "before the loop"),
+        error=UnboundLocalError,
+    )
 
 
 # --- module globals read by a graph function --------------------------------------------------
@@ -805,6 +837,7 @@ def test_list_concatenation_in_graph_loop():
 
 # --- containers given as arguments ------------------------------------------------------------
 
+
 def appends_to_argument(items, x):
     items.append(x)
     return len(items)
@@ -827,9 +860,14 @@ def copies_argument_first(items, x):
     return np.array(items)
 
 
-@pytest.mark.parametrize("fn,arg", [(appends_to_argument, [1.0]),
-                                    (sets_key_of_argument, {"a": 1.0}),
-                                    (appends_to_argument_in_branch, [1.0])])
+@pytest.mark.parametrize(
+    "fn,arg",
+    [
+        (appends_to_argument, [1.0]),
+        (sets_key_of_argument, {"a": 1.0}),
+        (appends_to_argument_in_branch, [1.0]),
+    ],
+)
 def test_change_of_argument_container_refused(fn, arg):
     refuses(fn, arg, 2.0, words=(fn.__name__, "argument 1"))
 

@@ -39,8 +39,9 @@ def numpy_integer_powers(x, s):
 
 
 @pytest.mark.parametrize("s", [0, 3, 40, 64, -1], ids=case_id)
-@pytest.mark.parametrize("x", [np.array([3, -7], np.int64), np.array([200, 9], np.uint8)],
-                         ids=case_id)
+@pytest.mark.parametrize(
+    "x", [np.array([3, -7], np.int64), np.array([200, 9], np.uint8)], ids=case_id
+)
 def test_numpy_integer_scalar_powers_wrap_or_raise(x, s):
     """NumPy integer scalars to an integer power wrap around as NumPy's do, and a
     negative exponent raises NumPy's ValueError."""

@@ -45,9 +45,16 @@ def total(x):
     return x.sum()
 
 
-@pytest.mark.parametrize("fn, x", [
-    (running_total, X[:, 0]), (f.differences, X[:, 0]), (by_length, X),
-    (f.centered, X), (f.column_sums, X)])
+@pytest.mark.parametrize(
+    "fn, x",
+    [
+        (running_total, X[:, 0]),
+        (f.differences, X[:, 0]),
+        (by_length, X),
+        (f.centered, X),
+        (f.column_sums, X),
+    ],
+)
 def test_functions_that_need_the_whole_axis_are_refused(fn, x):
     with pytest.raises(ng.distributed.BlockwiseError, match="needs the whole of axis 0"):
         fn(da.from_array(x, chunks=10))

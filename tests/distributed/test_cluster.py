@@ -56,8 +56,7 @@ def test_workers_share_the_compile_cache_folder(client):
     f.halvings(DX).compute()
     folders = set(client.run(lambda: os.environ["NBGRAPH_CACHE_DIR"]).values())
     assert folders == {os.environ["NBGRAPH_CACHE_DIR"]}
-    cached = [name for _, _, names in os.walk(os.environ["NBGRAPH_CACHE_DIR"])
-              for name in names]
+    cached = [name for _, _, names in os.walk(os.environ["NBGRAPH_CACHE_DIR"]) for name in names]
     assert any(name.endswith(".nbi") for name in cached)  # Numba's index of machine code
 
 
@@ -67,8 +66,11 @@ def test_error_on_a_worker_reaches_the_client_at_the_users_line(client):
     with pytest.raises(IndexError) as info:
         f.lookup(da.from_array(x, chunks=50), table).compute()
     exc = info.value
-    line = next(i for i, text in enumerate(inspect.getsource(f).splitlines(), 1)
-                if "# the failing line" in text)
+    line = next(
+        i
+        for i, text in enumerate(inspect.getsource(f).splitlines(), 1)
+        if "# the failing line" in text
+    )
     last = traceback.extract_tb(exc.__traceback__)[-1]
     assert (os.path.basename(last.filename), last.lineno) == ("dask_functions.py", line)
     assert "table[x[i]]" in "".join(traceback.format_exception(exc))

@@ -35,8 +35,13 @@ except NotImplementedError as exc:
 def test_round_trip_in_a_process_without_the_source(tmp_path):
     x = np.arange(12.0).reshape(6, 2) * 3.0
     expected = f.halvings(x)  # traces the float64 2-d signature
-    done = subprocess.run([sys.executable, "-c", _RECEIVER], input=pickle.dumps(f.halvings),
-                          capture_output=True, cwd=tmp_path, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", _RECEIVER],
+        input=pickle.dumps(f.halvings),
+        capture_output=True,
+        cwd=tmp_path,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr.decode()
     (tmp_path / "out.npy").write_bytes(done.stdout)
     np.testing.assert_array_equal(np.load(tmp_path / "out.npy"), expected)
@@ -57,7 +62,6 @@ def test_a_new_trace_ships_the_new_graph_too():
     first = pickle.dumps(fn)
     fn(np.ones((2, 2)))
     assert pickle.dumps(fn) != first
-
 
 
 def test_a_lambda_rebuilt_from_its_graph():

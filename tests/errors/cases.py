@@ -135,7 +135,7 @@ def float_div(a, b):
 
 
 def float_pow(a, b):
-    p = a ** b
+    p = a**b
     return p + 1.0
 
 

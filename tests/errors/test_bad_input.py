@@ -29,21 +29,27 @@ def outcome(fn, *args):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize("value", [object(), "text", {"a": 1.0}, None,
-                                   [np.ones(2), np.ones(3)], b"bytes"],
-                         ids=["object", "str", "dict", "None", "ragged", "bytes"])
+@pytest.mark.parametrize(
+    "value",
+    [object(), "text", {"a": 1.0}, None, [np.ones(2), np.ones(3)], b"bytes"],
+    ids=["object", "str", "dict", "None", "ragged", "bytes"],
+)
 def test_arguments_that_are_not_numbers_fail_as_eagerly(backend, value):
     eager, _ = outcome(plus_one, value)
     graph, _ = outcome(ng.function(plus_one, backend=backend), value)
     assert eager is not None and graph is eager
 
 
-@pytest.mark.parametrize("array", [
-    np.array([1, "a"], dtype=object),
-    np.array(["2020-01-01"], dtype="datetime64[D]"),
-    np.ones(3, dtype=np.float16),
-    np.arange(3.0, dtype=">f8"),
-], ids=["object", "datetime64", "float16", "big-endian"])
+@pytest.mark.parametrize(
+    "array",
+    [
+        np.array([1, "a"], dtype=object),
+        np.array(["2020-01-01"], dtype="datetime64[D]"),
+        np.ones(3, dtype=np.float16),
+        np.arange(3.0, dtype=">f8"),
+    ],
+    ids=["object", "datetime64", "float16", "big-endian"],
+)
 def test_arrays_numba_cannot_compile_run_correctly_and_say_why(array):
     eager_error, expected = outcome(plus_one, array)
     with pytest.warns(NbgraphPerformanceWarning, match="its argument 1 is"):
@@ -54,9 +60,15 @@ def test_arrays_numba_cannot_compile_run_correctly_and_say_why(array):
         assert got.dtype == expected.dtype
 
 
-@pytest.mark.parametrize("array", [np.array(["2020-01-01"], dtype="datetime64[D]"),
-                                   np.arange(3.0, dtype=">f8"), np.ones(2, complex)],
-                         ids=["datetime64", "big-endian", "complex"])
+@pytest.mark.parametrize(
+    "array",
+    [
+        np.array(["2020-01-01"], dtype="datetime64[D]"),
+        np.arange(3.0, dtype=">f8"),
+        np.ones(2, complex),
+    ],
+    ids=["datetime64", "big-endian", "complex"],
+)
 def test_the_gpu_refuses_arrays_it_cannot_take_before_running(array):
     """Named by the argument, or by the operation and line that cannot take it."""
     with pytest.raises(DeviceUnsupportedError, match=r"the CUDA backend cannot (take|run)"):
@@ -136,8 +148,9 @@ def test_redefining_a_helper_retraces_the_graph_that_called_it(tmp_path, monkeyp
     assert f(np.ones(2)).tolist() == [3.0, 3.0]
     namespace = {}
     (tmp_path / "again.py").write_text("def helper(x):\n    return x * 10\n")
-    exec(compile((tmp_path / "again.py").read_text(), str(tmp_path / "again.py"), "exec"),
-         namespace)
+    exec(
+        compile((tmp_path / "again.py").read_text(), str(tmp_path / "again.py"), "exec"), namespace
+    )
     cells.helper = namespace["helper"]
     assert f(np.ones(2)).tolist() == [11.0, 11.0]
     assert f.trace_count == 2
@@ -169,12 +182,16 @@ def test_a_damaged_compile_cache_is_rebuilt(tmp_path, damage):
     env = dict(os.environ, NBGRAPH_CACHE_DIR=str(tmp_path / "cache"))
 
     def run() -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, str(program)], env=env, capture_output=True,
-                              text=True, timeout=120)
+        return subprocess.run(
+            [sys.executable, str(program)], env=env, capture_output=True, text=True, timeout=120
+        )
 
     assert run().stdout.strip() == "12.0"
-    pattern = {"generated source": "graph_*.py", "numba index": "graph_*.nbi",
-               "numba data": "graph_*.nbc"}[damage]
+    pattern = {
+        "generated source": "graph_*.py",
+        "numba index": "graph_*.nbi",
+        "numba data": "graph_*.nbc",
+    }[damage]
     damaged = list((tmp_path / "cache").glob(f"**/{pattern}"))
     assert damaged
     for path in damaged:

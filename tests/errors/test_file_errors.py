@@ -52,8 +52,12 @@ def internal_roots() -> list[str]:
     import llvmlite
     import numba
 
-    roots = [Path(ng.__file__).parent, Path(numba.__file__).parent,
-             Path(llvmlite.__file__).parent, cache_dir()]
+    roots = [
+        Path(ng.__file__).parent,
+        Path(numba.__file__).parent,
+        Path(llvmlite.__file__).parent,
+        cache_dir(),
+    ]
     return [str(r.resolve()) for r in roots]
 
 
@@ -70,15 +74,15 @@ def notes_of(err: BaseException) -> list[str]:
     return list(getattr(err, "__notes__", []))
 
 
-def check_user_frames(err: BaseException, fn: Callable,
-                      frames: tuple[tuple[Callable, str], ...]) -> None:
+def check_user_frames(
+    err: BaseException, fn: Callable, frames: tuple[tuple[Callable, str], ...]
+) -> None:
     """The traceback is: this test, then the graph function's entry (its definition's
     first line), then exactly the user lines ``frames`` (outermost first)."""
     tb = entries(err)
     assert tb[0].filename == __file__, tb
     user = [(e.filename, e.lineno) for e in tb[1:]]
-    want = [(CASES_FILE, c.first_line(fn))] + [(CASES_FILE, c.line_of(f, t))
-                                                for f, t in frames]
+    want = [(CASES_FILE, c.first_line(fn))] + [(CASES_FILE, c.line_of(f, t)) for f, t in frames]
     assert user == want, "\n" + "".join(traceback.format_list(tb))
 
 
@@ -112,8 +116,11 @@ def params(names, xfails: dict[tuple[str, str], str], backends=BACKENDS):
     for backend in backends:
         for name in names:
             reason = xfails.get((backend, name)) or xfails.get(("*", name))
-            marks = [pytest.mark.xfail(strict=True, raises=AssertionError, reason=reason)
-                     ] if reason else []
+            marks = (
+                [pytest.mark.xfail(strict=True, raises=AssertionError, reason=reason)]
+                if reason
+                else []
+            )
             out.append(pytest.param(backend, name, marks=marks, id=f"{backend}-{name}"))
     return out
 
@@ -137,75 +144,170 @@ def ones(*shape):
 
 RUN = {
     "index_in_helper": RunCase(
-        c.index_in_helper, lambda: (X.copy(), 5),
+        c.index_in_helper,
+        lambda: (X.copy(), 5),
         ((c.index_in_helper, "s = sum_first(x, n)"), (c.sum_first, "t = t + x[i]")),
-        "getitem(", ("float64[3]", "int 3"), ((c.sum_first, "for i in range(n)", 4),)),
+        "getitem(",
+        ("float64[3]", "int 3"),
+        ((c.sum_first, "for i in range(n)", 4),),
+    ),
     "index_two_levels_down": RunCase(
-        c.index_two_levels_down, lambda: (X.copy(), 5),
-        ((c.index_two_levels_down, "z = middle(x, i)"),
-         (c.middle, "return pick(y, i) + 1.0"), (c.pick, "return x[i] * 10.0")),
-        "getitem(", ("float64[3]", "int 5")),
+        c.index_two_levels_down,
+        lambda: (X.copy(), 5),
+        (
+            (c.index_two_levels_down, "z = middle(x, i)"),
+            (c.middle, "return pick(y, i) + 1.0"),
+            (c.pick, "return x[i] * 10.0"),
+        ),
+        "getitem(",
+        ("float64[3]", "int 5"),
+    ),
     "helper_in_loop": RunCase(
-        c.rows_total, lambda: (ones(2, 3),),
+        c.rows_total,
+        lambda: (ones(2, 3),),
         ((c.rows_total, "t = t + last_of(r)"), (c.last_of, "return r[3]")),
-        "getitem(", ("float64[3]",), ((c.rows_total, "for r in x", 1),)),
+        "getitem(",
+        ("float64[3]",),
+        ((c.rows_total, "for r in x", 1),),
+    ),
     "nested_loops": RunCase(
-        c.nested_loops, lambda: (ones(2, 3), 3, 3),
+        c.nested_loops,
+        lambda: (ones(2, 3), 3, 3),
         ((c.nested_loops, "t = t + x[i, j]"),),
-        "getitem(", ("float64[2, 3]", "int 2", "int 0"),
-        ((c.nested_loops, "for i in range(n)", 3), (c.nested_loops, "for j in range(m)", 1))),
+        "getitem(",
+        ("float64[2, 3]", "int 2", "int 0"),
+        ((c.nested_loops, "for i in range(n)", 3), (c.nested_loops, "for j in range(m)", 1)),
+    ),
     "while_with_break": RunCase(
-        c.while_with_break, lambda: (X.copy(), 5),
+        c.while_with_break,
+        lambda: (X.copy(), 5),
         ((c.while_with_break, "t = t + x[i]"),),
-        "getitem(", ("float64[3]", "int 3"), ((c.while_with_break, "while i < limit", 4),)),
+        "getitem(",
+        ("float64[3]", "int 3"),
+        ((c.while_with_break, "while i < limit", 4),),
+    ),
     "list_index": RunCase(
-        c.list_item, lambda: (X.copy(), 3), ((c.list_item, "return items[5]"),),
-        "list_getitem(", ("list of 3",)),
+        c.list_item,
+        lambda: (X.copy(), 3),
+        ((c.list_item, "return items[5]"),),
+        "list_getitem(",
+        ("list of 3",),
+    ),
     "nested_def": RunCase(
-        c.nested_def_index, lambda: (X.copy(), 5),
+        c.nested_def_index,
+        lambda: (X.copy(), 5),
         ((c.nested_def_index, "return shifted(x)"), (c.nested_def_index, "return v[i] + 1.0")),
-        "getitem(", ("float64[3]", "int 5")),
-    "int_floordiv": RunCase(c.int_floordiv, lambda: (7, 0), ((c.int_floordiv, "q = a // b"),),
-                            "//(", ("int 7", "int 0")),
-    "int_mod": RunCase(c.int_mod, lambda: (7, 0), ((c.int_mod, "r = a % b"),),
-                       "%(", ("int 7", "int 0")),
-    "float_div": RunCase(c.float_div, lambda: (1.0, 0.0), ((c.float_div, "ratio = a / b"),),
-                         "/(", ("float 1.0", "float 0.0")),
-    "float_pow": RunCase(c.float_pow, lambda: (0.0, -1.0), ((c.float_pow, "p = a ** b"),),
-                         "**(", ("float 0.0", "float -1.0")),
-    "math_domain": RunCase(c.root, lambda: (-1.0,), ((c.root, "r = math.sqrt(a)"),),
-                           "sqrt(", ("float -1.0",)),
-    "assert_plain": RunCase(c.assert_plain, lambda: (-X,),
-                            ((c.assert_plain, "assert x.sum() > 0"),), "assert(", ("bool False",)),
-    "assert_message": RunCase(c.assert_message, lambda: (-X,),
-                              ((c.assert_message, "assert x.sum() > 0"),), "assert(",
-                              ("bool False",)),
-    "assert_fstring": RunCase(c.assert_fstring, lambda: (-X - 1.0,),
-                              ((c.assert_fstring, "assert x.sum() > 0"),), "assert(",
-                              ("bool False", "float64 -6.0")),
-    "assert_in_loop": RunCase(c.assert_each, lambda: (X.copy(),),
-                              ((c.assert_each, "assert v < 2.0"),), "assert(",
-                              ("bool False", "float64 2.0"), ((c.assert_each, "for v in x", 3),)),
-    "raise_value_error": RunCase(c.raise_value_error, lambda: (-X - 1.0,),
-                                 ((c.raise_value_error, "raise ValueError"),), "raise(",
-                                 ("ValueError", "float64 -12.0")),
-    "raise_custom": RunCase(c.raise_custom, lambda: (X * 10.0,),
-                            ((c.raise_custom, "raise CaseError"),), "raise(", ("CaseError",)),
-    "raise_custom_init": RunCase(c.raise_limit, lambda: (X * 10.0,),
-                                 ((c.raise_limit, "raise Limit(10)"),), "raise(", ("Limit",)),
-    "raise_custom_init_data": RunCase(c.raise_limit_of_data, lambda: (X * 10.0,),
-                                      ((c.raise_limit_of_data, "raise Limit(x.max())"),),
-                                      "raise(", ("Limit", "float64 20.0")),
-    "broadcast": RunCase(c.broadcast, lambda: (ones(3), ones(4)), ((c.broadcast, "return s + y"),),
-                         "+(", ("float64[3]", "float64[4]")),
-    "matmul": RunCase(c.matmul, lambda: (ones(2, 3), ones(2, 3)), ((c.matmul, "c = a @ b"),),
-                      "@(", ("float64[2, 3]", "float64[2, 3]")),
-    "stack": RunCase(c.stack_rows, lambda: (ones(3), ones(4)),
-                     ((c.stack_rows, "s = np.stack([x, y])"),), "np.stack(",
-                     ("float64[3]", "float64[4]")),
-    "reshape": RunCase(c.reshape_to_pairs, lambda: (ones(5),),
-                       ((c.reshape_to_pairs, "r = x.reshape(2, 3)"),), "np.reshape(",
-                       ("float64[5]",)),
+        "getitem(",
+        ("float64[3]", "int 5"),
+    ),
+    "int_floordiv": RunCase(
+        c.int_floordiv, lambda: (7, 0), ((c.int_floordiv, "q = a // b"),), "//(", ("int 7", "int 0")
+    ),
+    "int_mod": RunCase(
+        c.int_mod, lambda: (7, 0), ((c.int_mod, "r = a % b"),), "%(", ("int 7", "int 0")
+    ),
+    "float_div": RunCase(
+        c.float_div,
+        lambda: (1.0, 0.0),
+        ((c.float_div, "ratio = a / b"),),
+        "/(",
+        ("float 1.0", "float 0.0"),
+    ),
+    "float_pow": RunCase(
+        c.float_pow,
+        lambda: (0.0, -1.0),
+        ((c.float_pow, "p = a**b"),),
+        "**(",
+        ("float 0.0", "float -1.0"),
+    ),
+    "math_domain": RunCase(
+        c.root, lambda: (-1.0,), ((c.root, "r = math.sqrt(a)"),), "sqrt(", ("float -1.0",)
+    ),
+    "assert_plain": RunCase(
+        c.assert_plain,
+        lambda: (-X,),
+        ((c.assert_plain, "assert x.sum() > 0"),),
+        "assert(",
+        ("bool False",),
+    ),
+    "assert_message": RunCase(
+        c.assert_message,
+        lambda: (-X,),
+        ((c.assert_message, "assert x.sum() > 0"),),
+        "assert(",
+        ("bool False",),
+    ),
+    "assert_fstring": RunCase(
+        c.assert_fstring,
+        lambda: (-X - 1.0,),
+        ((c.assert_fstring, "assert x.sum() > 0"),),
+        "assert(",
+        ("bool False", "float64 -6.0"),
+    ),
+    "assert_in_loop": RunCase(
+        c.assert_each,
+        lambda: (X.copy(),),
+        ((c.assert_each, "assert v < 2.0"),),
+        "assert(",
+        ("bool False", "float64 2.0"),
+        ((c.assert_each, "for v in x", 3),),
+    ),
+    "raise_value_error": RunCase(
+        c.raise_value_error,
+        lambda: (-X - 1.0,),
+        ((c.raise_value_error, "raise ValueError"),),
+        "raise(",
+        ("ValueError", "float64 -12.0"),
+    ),
+    "raise_custom": RunCase(
+        c.raise_custom,
+        lambda: (X * 10.0,),
+        ((c.raise_custom, "raise CaseError"),),
+        "raise(",
+        ("CaseError",),
+    ),
+    "raise_custom_init": RunCase(
+        c.raise_limit,
+        lambda: (X * 10.0,),
+        ((c.raise_limit, "raise Limit(10)"),),
+        "raise(",
+        ("Limit",),
+    ),
+    "raise_custom_init_data": RunCase(
+        c.raise_limit_of_data,
+        lambda: (X * 10.0,),
+        ((c.raise_limit_of_data, "raise Limit(x.max())"),),
+        "raise(",
+        ("Limit", "float64 20.0"),
+    ),
+    "broadcast": RunCase(
+        c.broadcast,
+        lambda: (ones(3), ones(4)),
+        ((c.broadcast, "return s + y"),),
+        "+(",
+        ("float64[3]", "float64[4]"),
+    ),
+    "matmul": RunCase(
+        c.matmul,
+        lambda: (ones(2, 3), ones(2, 3)),
+        ((c.matmul, "c = a @ b"),),
+        "@(",
+        ("float64[2, 3]", "float64[2, 3]"),
+    ),
+    "stack": RunCase(
+        c.stack_rows,
+        lambda: (ones(3), ones(4)),
+        ((c.stack_rows, "s = np.stack([x, y])"),),
+        "np.stack(",
+        ("float64[3]", "float64[4]"),
+    ),
+    "reshape": RunCase(
+        c.reshape_to_pairs,
+        lambda: (ones(5),),
+        ((c.reshape_to_pairs, "r = x.reshape(2, 3)"),),
+        "np.reshape(",
+        ("float64[5]",),
+    ),
 }
 
 RUN_XFAILS: dict[tuple[str, str], str] = {}
@@ -218,8 +320,7 @@ def run_errors(backend: str, name: str) -> tuple[BaseException, BaseException]:
     return eager, graph
 
 
-@pytest.mark.parametrize("backend, name", params(RUN, {
-    **RUN_XFAILS}))
+@pytest.mark.parametrize("backend, name", params(RUN, {**RUN_XFAILS}))
 def test_run_time_error_is_eagers(backend, name):
     eager, graph = run_errors(backend, name)
     assert type(graph) is type(eager)
@@ -235,8 +336,7 @@ def test_custom_exception_keeps_its_attributes(backend):
     assert info.value.limit == 10
 
 
-@pytest.mark.parametrize("backend, name", params(RUN, {
-    **RUN_XFAILS}))
+@pytest.mark.parametrize("backend, name", params(RUN, {**RUN_XFAILS}))
 def test_run_time_traceback_is_the_users_lines(backend, name):
     case = RUN[name]
     _, graph = run_errors(backend, name)
@@ -249,8 +349,7 @@ def test_run_time_traceback_has_no_internal_frames(backend, name):
     check_no_internal_frames(graph)
 
 
-@pytest.mark.parametrize("backend, name", params(RUN, {
-    **RUN_XFAILS}))
+@pytest.mark.parametrize("backend, name", params(RUN, {**RUN_XFAILS}))
 def test_run_time_notes_name_node_operands_and_loops(backend, name):
     case = RUN[name]
     _, graph = run_errors(backend, name)
@@ -269,8 +368,7 @@ def test_run_time_notes_name_node_operands_and_loops(backend, name):
     assert HIDDEN in notes[-1], text
 
 
-@pytest.mark.parametrize("name", [
-    n for n in RUN if ("cpu", n) not in RUN_XFAILS])
+@pytest.mark.parametrize("name", [n for n in RUN if ("cpu", n) not in RUN_XFAILS])
 def test_cpu_run_time_error_keeps_the_compiled_exception(name):
     _, graph = run_errors("cpu", name)
     original = graph.__context__
@@ -310,65 +408,157 @@ class TraceCase:
 
 TRACE = {
     "one_branch_variable": TraceCase(
-        c.one_branch_variable, lambda: (-X - 1.0,), ((c.one_branch_variable, "z = y + 1.0"),),
-        ng.UndefinedValueError, UnboundLocalError, ("'y'", "both branches"),
+        c.one_branch_variable,
+        lambda: (-X - 1.0,),
+        ((c.one_branch_variable, "z = y + 1.0"),),
+        ng.UndefinedValueError,
+        UnboundLocalError,
+        ("'y'", "both branches"),
         ((c.one_branch_variable, "if x.sum() > 0"), (c.one_branch_variable, "z = y + 1.0")),
-        eager_fails=True),
+        eager_fails=True,
+    ),
     "one_branch_in_helper": TraceCase(
-        c.one_branch_in_helper, lambda: (-X - 1.0,),
-        ((c.one_branch_in_helper, "w = one_branch_variable(x)"),
-         (c.one_branch_variable, "z = y + 1.0")),
-        ng.UndefinedValueError, UnboundLocalError, ("'y'", "both branches"),
-        ((c.one_branch_variable, "z = y + 1.0"),), eager_fails=True),
+        c.one_branch_in_helper,
+        lambda: (-X - 1.0,),
+        (
+            (c.one_branch_in_helper, "w = one_branch_variable(x)"),
+            (c.one_branch_variable, "z = y + 1.0"),
+        ),
+        ng.UndefinedValueError,
+        UnboundLocalError,
+        ("'y'", "both branches"),
+        ((c.one_branch_variable, "z = y + 1.0"),),
+        eager_fails=True,
+    ),
     "dtype_changes_in_loop": TraceCase(
-        c.dtype_changes_in_loop, lambda: (X.copy(), 3),
+        c.dtype_changes_in_loop,
+        lambda: (X.copy(), 3),
         ((c.dtype_changes_in_loop, "for i in range(n)"),),
-        ng.LoopTypeError, TypeError, ("'t'", "t = 0.0"),
-        ((c.dtype_changes_in_loop, "for i in range(n)"),)),
+        ng.LoopTypeError,
+        TypeError,
+        ("'t'", "t = 0.0"),
+        ((c.dtype_changes_in_loop, "for i in range(n)"),),
+    ),
     "generator_call": TraceCase(
-        c.sum_of_generator, lambda: (X.copy(),), ((c.sum_of_generator, "return sum(squares"),),
-        ng.ConversionError, NotImplementedError, ("squares", "generator", "list"),
-        ((c.sum_of_generator, "return sum(squares"),)),
-    "generator_function": TraceCase(
-        c.squares, lambda: (X.copy(),), ((c.squares, "yield v * v"),), ng.ConversionError,
+        c.sum_of_generator,
+        lambda: (X.copy(),),
+        ((c.sum_of_generator, "return sum(squares"),),
+        ng.ConversionError,
         NotImplementedError,
-        ("squares", "generator", "list"), ((c.squares, "yield v * v"),)),
+        ("squares", "generator", "list"),
+        ((c.sum_of_generator, "return sum(squares"),),
+    ),
+    "generator_function": TraceCase(
+        c.squares,
+        lambda: (X.copy(),),
+        ((c.squares, "yield v * v"),),
+        ng.ConversionError,
+        NotImplementedError,
+        ("squares", "generator", "list"),
+        ((c.squares, "yield v * v"),),
+    ),
     "recursion": TraceCase(
-        c.countdown, lambda: (X.copy(),), ((c.countdown, "return countdown(x - 1.0)"),),
-        ng.ConversionError, NotImplementedError, ("countdown", "recursi", "loop"),
-        ((c.countdown, "return countdown(x - 1.0)"),)),
+        c.countdown,
+        lambda: (X.copy(),),
+        ((c.countdown, "return countdown(x - 1.0)"),),
+        ng.ConversionError,
+        NotImplementedError,
+        ("countdown", "recursi", "loop"),
+        ((c.countdown, "return countdown(x - 1.0)"),),
+    ),
     "random_call": TraceCase(
-        c.random_noise, lambda: (X.copy(),), ((c.random_noise, "np.random.random"),),
-        ng.StagingError, TypeError, ("random", "pass them in"),
-        ((c.random_noise, "np.random.random"),)),
+        c.random_noise,
+        lambda: (X.copy(),),
+        ((c.random_noise, "np.random.random"),),
+        ng.StagingError,
+        TypeError,
+        ("random", "pass them in"),
+        ((c.random_noise, "np.random.random"),),
+    ),
     "open_call": TraceCase(
-        c.open_numbered, lambda: (X.copy(), 3), ((c.open_numbered, "with open("),),
-        ng.StagingError, TypeError, ("open",), ((c.open_numbered, "with open("),)),
+        c.open_numbered,
+        lambda: (X.copy(), 3),
+        ((c.open_numbered, "with open("),),
+        ng.StagingError,
+        TypeError,
+        ("open",),
+        ((c.open_numbered, "with open("),),
+    ),
     "library_call": TraceCase(
-        c.json_total, lambda: (X.copy(),), ((c.json_total, "json.dumps"),),
-        ng.StagingError, TypeError, ("dumps",), ((c.json_total, "json.dumps"),)),
+        c.json_total,
+        lambda: (X.copy(),),
+        ((c.json_total, "json.dumps"),),
+        ng.StagingError,
+        TypeError,
+        ("dumps",),
+        ((c.json_total, "json.dumps"),),
+    ),
     "iterating_builtin": TraceCase(
-        c.sorted_values, lambda: (X.copy(),), ((c.sorted_values, "s = sorted(x)"),),
-        ng.StagingError, TypeError, ("sorted",), ((c.sorted_values, "s = sorted(x)"),)),
+        c.sorted_values,
+        lambda: (X.copy(),),
+        ((c.sorted_values, "s = sorted(x)"),),
+        ng.StagingError,
+        TypeError,
+        ("sorted",),
+        ((c.sorted_values, "s = sorted(x)"),),
+    ),
     "attribute_typo": TraceCase(
-        c.attribute_typo, lambda: (X.copy(),), ((c.attribute_typo, "return y.summ()"),),
-        AttributeError, AttributeError, ("'summ'",), eager_fails=True),
+        c.attribute_typo,
+        lambda: (X.copy(),),
+        ((c.attribute_typo, "return y.summ()"),),
+        AttributeError,
+        AttributeError,
+        ("'summ'",),
+        eager_fails=True,
+    ),
     "attribute_typo_in_helper": TraceCase(
-        c.typo_in_helper, lambda: (X.copy(),),
+        c.typo_in_helper,
+        lambda: (X.copy(),),
         ((c.typo_in_helper, "z = attribute_typo(x)"), (c.attribute_typo, "return y.summ()")),
-        AttributeError, AttributeError, ("'summ'",), eager_fails=True),
+        AttributeError,
+        AttributeError,
+        ("'summ'",),
+        eager_fails=True,
+    ),
     "wrong_helper_call": TraceCase(
-        c.wrong_helper_call, lambda: (X.copy(),), ((c.wrong_helper_call, "return sum_first(x)"),),
-        TypeError, TypeError, ("sum_first", "'n'"), eager_fails=True, same_message=True),
+        c.wrong_helper_call,
+        lambda: (X.copy(),),
+        ((c.wrong_helper_call, "return sum_first(x)"),),
+        TypeError,
+        TypeError,
+        ("sum_first", "'n'"),
+        eager_fails=True,
+        same_message=True,
+    ),
     "numpy_axis_error": TraceCase(
-        c.bad_axis, lambda: (X.copy(),), ((c.bad_axis, "return x.sum(axis=3)"),),
-        np.exceptions.AxisError, ValueError, ("axis 3",), eager_fails=True, same_message=True),
+        c.bad_axis,
+        lambda: (X.copy(),),
+        ((c.bad_axis, "return x.sum(axis=3)"),),
+        np.exceptions.AxisError,
+        ValueError,
+        ("axis 3",),
+        eager_fails=True,
+        same_message=True,
+    ),
     "numpy_ufunc_type_error": TraceCase(
-        c.add_text, lambda: (X.copy(),), ((c.add_text, 'return x + "a"'),),
-        TypeError, TypeError, ("add",), eager_fails=True, same_message=True),
+        c.add_text,
+        lambda: (X.copy(),),
+        ((c.add_text, 'return x + "a"'),),
+        TypeError,
+        TypeError,
+        ("add",),
+        eager_fails=True,
+        same_message=True,
+    ),
     "calling_an_array": TraceCase(
-        c.call_array, lambda: (X.copy(),), ((c.call_array, "return y(3)"),),
-        TypeError, TypeError, ("not callable",), eager_fails=True),
+        c.call_array,
+        lambda: (X.copy(),),
+        ((c.call_array, "return y(3)"),),
+        TypeError,
+        TypeError,
+        ("not callable",),
+        eager_fails=True,
+    ),
 }
 
 
@@ -415,8 +605,9 @@ def test_trace_time_traceback_has_no_internal_frames(backend, name):
     assert HIDDEN in notes_of(err)[-1]
 
 
-@pytest.mark.parametrize("backend, name", params(
-    [n for n, t in TRACE.items() if t.kind is ng.ConversionError], {}))
+@pytest.mark.parametrize(
+    "backend, name", params([n for n, t in TRACE.items() if t.kind is ng.ConversionError], {})
+)
 def test_conversion_error_shows_the_construct(backend, name):
     case = TRACE[name]
     err = trace_error(backend, name)
@@ -442,15 +633,17 @@ CARETS = [
 
 @pytest.mark.skipif(sys.version_info < (3, 11), reason="carets need Python 3.11")
 @pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize("kind, name, fn, text, expr", CARETS,
-                         ids=[f"{n}:{e}" for _, n, _, _, e in CARETS])
+@pytest.mark.parametrize(
+    "kind, name, fn, text, expr", CARETS, ids=[f"{n}:{e}" for _, n, _, _, e in CARETS]
+)
 def test_carets_under_the_failing_expression(backend, kind, name, fn, text, expr):
     err = run_errors(backend, name)[1] if kind == "run" else trace_error(backend, name)
     line = c.source_line(fn, text)
     start = line.index(expr)
     want = (start, start + len(expr))
-    at_line = [e for e in entries(err)
-               if e.filename == CASES_FILE and e.lineno == c.line_of(fn, text)]
+    at_line = [
+        e for e in entries(err) if e.filename == CASES_FILE and e.lineno == c.line_of(fn, text)
+    ]
     assert at_line, entries(err)
     assert (at_line[-1].colno, at_line[-1].end_colno) == want
     assert caret_columns("".join(traceback.format_exception(err)), line) == want
@@ -474,7 +667,8 @@ def test_full_traceback_keeps_internal_frames_at_run_time(backend, monkeypatch):
         assert isinstance(graph.__context__, IndexError) and graph.__context__ is not graph
         assert not graph.__suppress_context__
         assert "During handling of the above exception" in "".join(
-            traceback.format_exception(graph))
+            traceback.format_exception(graph)
+        )
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -491,8 +685,10 @@ def test_full_traceback_keeps_internal_frames_at_trace_time(backend, monkeypatch
     assert isinstance(err, ng.UndefinedValueError)
     tb = entries(err)
     assert any(is_internal(e.filename) for e in tb)
-    assert any(e.filename == CASES_FILE and e.lineno == c.line_of(
-        c.one_branch_variable, "z = y + 1.0") for e in tb)
+    assert any(
+        e.filename == CASES_FILE and e.lineno == c.line_of(c.one_branch_variable, "z = y + 1.0")
+        for e in tb
+    )
 
 
 # --- state after an error -----------------------------------------------------------------

@@ -18,4 +18,3 @@ def test_integer_argument_error_names_the_parameter(backend):
     message = str(info.value)
     assert "'counts' (argument 1)" in message and "int64" in message
     assert "floating-point" in message
-

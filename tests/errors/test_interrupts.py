@@ -47,8 +47,11 @@ def test_ctrl_c_stops_a_graph_loop_at_the_loops_line(backend, fn, line):
     assert not any(f.filename.startswith(package) for f in frames)  # user frames only
     notes = info.value.__notes__
     assert f"in graph '{fn.__name__}'" in notes[0]
-    reached = [note for note in notes if note.startswith("in iteration ")
-               and f"of the loop at line {frames[-1].lineno}" in note]
+    reached = [
+        note
+        for note in notes
+        if note.startswith("in iteration ") and f"of the loop at line {frames[-1].lineno}" in note
+    ]
     assert reached, notes  # the iteration it had reached, on every backend
     assert int(reached[0].split()[2]) > 1  # half a second of an endless loop
     assert graph_fn(-1) in (0, 0.0)  # the graph function still works

@@ -21,7 +21,7 @@ BACKENDS = ["cpu", "interpret"]
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 INTERNAL_PATHS = ("nbgraph/", "numba/", "llvmlite/", "site-packages")
 
-DEFINE = '''\
+DEFINE = """\
 SCALE = 2.0
 
 
@@ -42,9 +42,9 @@ def model_cpu(x, n):
 def model_interpret(x, n):
     s = row_sum(x, n)
     return s * SCALE
-'''
+"""
 
-DEFINE_ONE_BRANCH = '''\
+DEFINE_ONE_BRANCH = """\
 LIMIT = 0.0
 
 
@@ -60,9 +60,9 @@ def one_branch_interpret(x):
     if x.sum() > LIMIT:
         y = x * 2.0
     return y + 1.0
-'''
+"""
 
-DEFINE_GENERATOR = '''\
+DEFINE_GENERATOR = """\
 WIDTH = 3
 
 
@@ -70,7 +70,7 @@ WIDTH = 3
 def squares(x):
     for v in x:
         yield v * v
-'''
+"""
 
 CELLS = {
     "import": "import numpy as np, nbgraph as ng",
@@ -83,11 +83,13 @@ CELLS = {
     "eager_one_branch": "one_branch_cpu.python_function(-np.arange(3.0))",
     "trace_cpu": "one_branch_cpu(-np.arange(3.0))",
     "trace_interpret": "one_branch_interpret(-np.arange(3.0))",
-    "catch": ("for f in (one_branch_cpu, one_branch_interpret):\n"
-              "    try:\n"
-              "        f(-np.arange(3.0))\n"
-              "    except UnboundLocalError as e:\n"
-              "        print('caught', type(e).__name__)"),
+    "catch": (
+        "for f in (one_branch_cpu, one_branch_interpret):\n"
+        "    try:\n"
+        "        f(-np.arange(3.0))\n"
+        "    except UnboundLocalError as e:\n"
+        "        print('caught', type(e).__name__)"
+    ),
     "works_again": "print(model_cpu(np.arange(3.0), 2), model_interpret(np.arange(3.0), 2))",
     "define_generator": DEFINE_GENERATOR,
     "generator": "squares(np.arange(3.0))",
@@ -198,8 +200,9 @@ def test_trace_time_error_points_at_the_use(cells, backend):
     out = error(cell)
     assert out.ename == "UndefinedValueError"
     assert "'y'" in out.evalue
-    assert f"line {line_in(DEFINE_ONE_BRANCH, 'if x.sum() > LIMIT', f'_{backend}(x)')}" \
-        in out.evalue
+    assert (
+        f"line {line_in(DEFINE_ONE_BRANCH, 'if x.sum() > LIMIT', f'_{backend}(x)')}" in out.evalue
+    )
     text = traceback_text(cell)
     use = line_in(DEFINE_ONE_BRANCH, "return y + 1.0", f"_{backend}(x)")
     last = headers(text)[-1]

@@ -52,10 +52,9 @@ def test_ipython_shows_the_users_signature_and_line():
     try:
         ng.function(drawdown_with_typo, backend="interpret")(np.array([1.0, 2.0, 0.5]))
     except NameError:
-        text = ultratb.AutoFormattedTB(mode="Context", theme_name="nocolor").text(
-            *sys.exc_info())
+        text = ultratb.AutoFormattedTB(mode="Context", theme_name="nocolor").text(*sys.exc_info())
     assert "in drawdown_with_typo(p, scale)" in text
-    users_frames = text[text.rindex("in drawdown_with_typo("):]
+    users_frames = text[text.rindex("in drawdown_with_typo(") :]
     assert "worst = max(worst, dd * scale + undefined_name)" in users_frames
     assert not INTERNAL.search(users_frames), users_frames
 

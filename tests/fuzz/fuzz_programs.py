@@ -46,11 +46,27 @@ ALLOWED_DTYPES = {"bool", "int32", "int64", "float32", "float64", "complex128"}
 SAMPLE_LENGTH = 4
 
 # Element values of input arrays, simplest first (Hypothesis shrinks towards the start).
-FLOAT_VALUES = (0.0, 1.0, -1.0, 0.5, 2.0, -2.5, 3.0, 10.0, 0.1, np.nan, np.inf, -np.inf, 1e300,
-                -1e300, 1e-300, 1e10, -0.0)
+FLOAT_VALUES = (
+    0.0,
+    1.0,
+    -1.0,
+    0.5,
+    2.0,
+    -2.5,
+    3.0,
+    10.0,
+    0.1,
+    np.nan,
+    np.inf,
+    -np.inf,
+    1e300,
+    -1e300,
+    1e-300,
+    1e10,
+    -0.0,
+)
 INT_VALUES = (0, 1, -1, 2, 3, -5, 7, 100, 2**31 - 1, -(2**31), 2**62, -(2**63), 2**63 - 1)
-FLOAT_LITERALS = ("0.5", "1.0", "2.0", "-1.5", "0.0", "3.25", "1e10", "-0.25", "np.nan",
-                  "np.inf")
+FLOAT_LITERALS = ("0.5", "1.0", "2.0", "-1.5", "0.0", "3.25", "1e10", "-0.25", "np.nan", "np.inf")
 INT_LITERALS = ("1", "2", "0", "3", "-1", "5", "10", "100")
 
 
@@ -91,8 +107,12 @@ def _is_array(sample: Any) -> bool:
 
 def array_sample(dtype: str, ndim: int = 1) -> np.ndarray:
     """A small array of the dtype with distinct, non-zero entries."""
-    values = {"b": [True, False, True, True], "i": [2, 3, 5, 7], "f": [1.5, 2.5, -0.5, 4.0],
-              "c": [1 + 2j, 2 - 1j, -0.5j, 3.0]}[np.dtype(dtype).kind]
+    values = {
+        "b": [True, False, True, True],
+        "i": [2, 3, 5, 7],
+        "f": [1.5, 2.5, -0.5, 4.0],
+        "c": [1 + 2j, 2 - 1j, -0.5j, 3.0],
+    }[np.dtype(dtype).kind]
     base = np.array(values, dtype=dtype)
     return base if ndim == 1 else np.stack([base, base[::-1]])
 
@@ -139,8 +159,10 @@ def evaluate(template: str, children: Sequence[Val], values: bool = False) -> An
     """``template`` applied to the children's samples (or, with ``values``, to their constant
     values), or None where that raises or gives a type the generator does not use."""
     names = [f"_{i}" for i in range(len(children))]
-    env = {"np": np, **{name: child.value if values else child.sample
-                        for name, child in zip(names, children)}}
+    env = {
+        "np": np,
+        **{name: child.value if values else child.sample for name, child in zip(names, children)},
+    }
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("error")
         try:
@@ -155,58 +177,100 @@ def evaluate(template: str, children: Sequence[Val], values: bool = False) -> An
 # "new" (a new length), "view" (same as "keep" but the result is a view, not fresh),
 # "newview" (a view of a new length).
 UNARY = (
-    ("(-{0})", "ew", True), ("abs({0})", "ew", True), ("np.abs({0})", "ew", True),
-    ("np.sqrt({0})", "ew", True), ("np.exp({0})", "ew", True), ("np.sin({0})", "ew", True),
-    ("np.cos({0})", "ew", True), ("np.tanh({0})", "ew", True), ("np.log({0})", "ew", True),
-    ("np.floor({0})", "ew", False), ("np.square({0})", "ew", True),
-    ("np.sign({0})", "ew", False), ("np.isnan({0})", "ew", True),
-    ("np.isfinite({0})", "ew", True), ("np.conj({0})", "ew", True),
-    ("({0} ** 2)", "ew", True), ("np.clip({0}, -2, 3)", "ew", False),
-    ("np.round({0}, 1)", "ew", False), ("np.arctan({0})", "ew", False),
-    ("np.expm1({0})", "ew", False), ("np.ceil({0})", "ew", False),
-    ("np.logical_not({0})", "ew", True), ("(~{0})", "ew", False),
+    ("(-{0})", "ew", True),
+    ("abs({0})", "ew", True),
+    ("np.abs({0})", "ew", True),
+    ("np.sqrt({0})", "ew", True),
+    ("np.exp({0})", "ew", True),
+    ("np.sin({0})", "ew", True),
+    ("np.cos({0})", "ew", True),
+    ("np.tanh({0})", "ew", True),
+    ("np.log({0})", "ew", True),
+    ("np.floor({0})", "ew", False),
+    ("np.square({0})", "ew", True),
+    ("np.sign({0})", "ew", False),
+    ("np.isnan({0})", "ew", True),
+    ("np.isfinite({0})", "ew", True),
+    ("np.conj({0})", "ew", True),
+    ("({0} ** 2)", "ew", True),
+    ("np.clip({0}, -2, 3)", "ew", False),
+    ("np.round({0}, 1)", "ew", False),
+    ("np.arctan({0})", "ew", False),
+    ("np.expm1({0})", "ew", False),
+    ("np.ceil({0})", "ew", False),
+    ("np.logical_not({0})", "ew", True),
+    ("(~{0})", "ew", False),
 )
 BINARY = (
-    ("({0} + {1})", "ew", True), ("({0} - {1})", "ew", True), ("({0} * {1})", "ew", True),
-    ("({0} / {1})", "ew", True), ("({0} // {1})", "ew", False), ("({0} % {1})", "ew", False),
-    ("({0} < {1})", "ew", False), ("({0} <= {1})", "ew", False), ("({0} > {1})", "ew", False),
-    ("({0} >= {1})", "ew", False), ("({0} == {1})", "ew", True), ("({0} != {1})", "ew", True),
-    ("np.maximum({0}, {1})", "ew", False), ("np.minimum({0}, {1})", "ew", False),
-    ("np.arctan2({0}, {1})", "ew", False), ("np.hypot({0}, {1})", "ew", False),
-    ("({0} & {1})", "ew", False), ("({0} | {1})", "ew", False),
-    ("np.where({0} > {1}, {0}, {1})", "ew", False), ("np.fmax({0}, {1})", "ew", False),
+    ("({0} + {1})", "ew", True),
+    ("({0} - {1})", "ew", True),
+    ("({0} * {1})", "ew", True),
+    ("({0} / {1})", "ew", True),
+    ("({0} // {1})", "ew", False),
+    ("({0} % {1})", "ew", False),
+    ("({0} < {1})", "ew", False),
+    ("({0} <= {1})", "ew", False),
+    ("({0} > {1})", "ew", False),
+    ("({0} >= {1})", "ew", False),
+    ("({0} == {1})", "ew", True),
+    ("({0} != {1})", "ew", True),
+    ("np.maximum({0}, {1})", "ew", False),
+    ("np.minimum({0}, {1})", "ew", False),
+    ("np.arctan2({0}, {1})", "ew", False),
+    ("np.hypot({0}, {1})", "ew", False),
+    ("({0} & {1})", "ew", False),
+    ("({0} | {1})", "ew", False),
+    ("np.where({0} > {1}, {0}, {1})", "ew", False),
+    ("np.fmax({0}, {1})", "ew", False),
     ("np.power({0}, {1})", "ew", True),
 )
 REDUCE = (
-    ("np.sum({0})", "scalar", True), ("np.mean({0})", "scalar", True),
-    ("np.max({0})", "scalar", False), ("np.min({0})", "scalar", False),
-    ("np.prod({0})", "scalar", True), ("np.any({0})", "scalar", True),
-    ("np.all({0})", "scalar", True), ("np.argmax({0})", "scalar", False),
-    ("np.argmin({0})", "scalar", False), ("np.std({0})", "scalar", True),
-    ("np.var({0})", "scalar", True), ("np.count_nonzero({0})", "scalar", True),
-    ("{0}.sum()", "scalar", True), ("{0}.max()", "scalar", False),
-    ("np.median({0})", "scalar", False), ("len({0})", "scalar", True),
+    ("np.sum({0})", "scalar", True),
+    ("np.mean({0})", "scalar", True),
+    ("np.max({0})", "scalar", False),
+    ("np.min({0})", "scalar", False),
+    ("np.prod({0})", "scalar", True),
+    ("np.any({0})", "scalar", True),
+    ("np.all({0})", "scalar", True),
+    ("np.argmax({0})", "scalar", False),
+    ("np.argmin({0})", "scalar", False),
+    ("np.std({0})", "scalar", True),
+    ("np.var({0})", "scalar", True),
+    ("np.count_nonzero({0})", "scalar", True),
+    ("{0}.sum()", "scalar", True),
+    ("{0}.max()", "scalar", False),
+    ("np.median({0})", "scalar", False),
+    ("len({0})", "scalar", True),
 )
 ARRAY_OPS = (
-    ("np.cumsum({0})", "keep", True), ("np.sort({0})", "keep", False),
-    ("{0}[::-1]", "view", True), ("{0}[1:]", "newview", True), ("{0}[:-1]", "newview", True),
-    ("{0}.copy()", "keep", True), ("np.zeros_like({0})", "keep", True),
-    ("np.ones_like({0})", "keep", True), ("{0}.astype(np.float64)", "keep", False),
-    ("np.arange(len({0}))", "keep", True), ("np.linspace(0.0, 1.0, len({0}))", "keep", True),
-    ("np.roll({0}, 1)", "keep", True), ("np.diff({0})", "new", False),
-    ("np.flip({0})", "view", True), ("np.sum({0}, axis=0)", "new", True),
-    ("np.max({0}, axis=-1)", "new", False), ("{0}.T", "newview", True),
+    ("np.cumsum({0})", "keep", True),
+    ("np.sort({0})", "keep", False),
+    ("{0}[::-1]", "view", True),
+    ("{0}[1:]", "newview", True),
+    ("{0}[:-1]", "newview", True),
+    ("{0}.copy()", "keep", True),
+    ("np.zeros_like({0})", "keep", True),
+    ("np.ones_like({0})", "keep", True),
+    ("{0}.astype(np.float64)", "keep", False),
+    ("np.arange(len({0}))", "keep", True),
+    ("np.linspace(0.0, 1.0, len({0}))", "keep", True),
+    ("np.roll({0}, 1)", "keep", True),
+    ("np.diff({0})", "new", False),
+    ("np.flip({0})", "view", True),
+    ("np.sum({0}, axis=0)", "new", True),
+    ("np.max({0}, axis=-1)", "new", False),
+    ("{0}.T", "newview", True),
 )
 ARRAY_BINARY = (
-    ("np.concatenate(({0}, {1}))", "new", True), ("np.outer({0}, {1})", "new", True),
-    ("{0}[{1} > 0]", "ew-new", False), ("np.dot({0}, {1})", "ew-scalar", True),
+    ("np.concatenate(({0}, {1}))", "new", True),
+    ("np.outer({0}, {1})", "new", True),
+    ("{0}[{1} > 0]", "ew-new", False),
+    ("np.dot({0}, {1})", "ew-scalar", True),
     ("({0} @ {1})", "ew-scalar", True),
 )
 
 
-def combine(
-    template: str, rule: str, children: Sequence[Val], tags: itertools.count
-) -> Val | None:
+def combine(template: str, rule: str, children: Sequence[Val], tags: itertools.count) -> Val | None:
     """Apply an operation to typed operands, or None where the types or lengths disagree."""
     array_tags = {child.tag for child in children if _is_array(child.sample)}
     if rule.startswith("ew") and len(array_tags) > 1:
@@ -220,8 +284,7 @@ def combine(
             # Known while tracing, so computed then (an error too: it may come before the
             # prints that precede it eagerly, regressions/constant_error_while_tracing_*).
             value = evaluate(template, children, values=True)
-            return Val(src, sample) if value is None else Val(src, sample, const=True,
-                                                               value=value)
+            return Val(src, sample) if value is None else Val(src, sample, const=True, value=value)
         return Val(src, sample)
     if rule in ("scalar", "ew-scalar"):
         return None
@@ -333,8 +396,12 @@ class Writer:
         Graph mode drops computations whose results are unused, so every value is read:
         what it computes is then compared with eager Python, as is each exception it raises.
         """
-        names = [name for scope in scopes for name, var in scope.items()
-                 if name in self.unread and not var.readonly]
+        names = [
+            name
+            for scope in scopes
+            for name, var in scope.items()
+            if name in self.unread and not var.readonly
+        ]
         if names:
             self.emit(f'print("{self.fresh_name("k")}", {", ".join(names)})')
 
@@ -381,8 +448,11 @@ class Writer:
             return self.pick(arrays)
         template, rule, complex_ok = self.pick(ARRAY_OPS)
         operand = self.pick(arrays)
-        made = None if not complex_ok and _kind(operand.sample) == "c" else combine(
-            template, rule, [operand], self.names)
+        made = (
+            None
+            if not complex_ok and _kind(operand.sample) == "c"
+            else combine(template, rule, [operand], self.names)
+        )
         return made if made is not None and _is_array(made.sample) else operand
 
     def partner(self, first: Val, depth: int) -> Val:
@@ -402,11 +472,20 @@ class Writer:
         return self.atom()
 
     def _expr(self, depth: int) -> Val | None:
-        kind = self.weighted([
-            ("atom", 3), ("unary", 3), ("binary", 6), ("reduce", 3), ("index", 3),
-            ("call", 2 if self.helpers else 0), ("ternary", 1), ("array", 2),
-            ("array2", 1), ("builtin", 1),
-        ])
+        kind = self.weighted(
+            [
+                ("atom", 3),
+                ("unary", 3),
+                ("binary", 6),
+                ("reduce", 3),
+                ("index", 3),
+                ("call", 2 if self.helpers else 0),
+                ("ternary", 1),
+                ("array", 2),
+                ("array2", 1),
+                ("builtin", 1),
+            ]
+        )
         if kind == "atom":
             return self.atom()
         if kind == "unary":
@@ -427,14 +506,16 @@ class Writer:
             return self.array(depth)
         if kind == "array2":
             first = self.array(depth - 1)
-            return first and self.operation(self.pick(ARRAY_BINARY),
-                                             [first, self.partner(first, depth - 1)])
+            return first and self.operation(
+                self.pick(ARRAY_BINARY), [first, self.partner(first, depth - 1)]
+            )
         first = self.expr(depth - 1)
         if _is_array(first.sample):
             return None
         second = self.typed(first, depth - 1)
-        return combine(self.pick(("max({0}, {1})", "min({0}, {1})")), "scalar",
-                       [first, second], self.names)
+        return combine(
+            self.pick(("max({0}, {1})", "min({0}, {1})")), "scalar", [first, second], self.names
+        )
 
     def operation(self, op: tuple[str, str, bool], operands: list[Val]) -> Val | None:
         template, rule, complex_ok = op
@@ -464,8 +545,12 @@ class Writer:
         helper = self.pick(self.helpers)
         args = [self.typed(param, depth - 1) for param in helper.params]
         result = helper.result
-        return Val(f"{helper.name}({', '.join(a.src for a in args)})", result.sample,
-                   "L" if result.tag else "", False)
+        return Val(
+            f"{helper.name}({', '.join(a.src for a in args)})",
+            result.sample,
+            "L" if result.tag else "",
+            False,
+        )
 
     def ternary(self, depth: int) -> Val | None:
         first = self.expr(depth - 1)
@@ -476,9 +561,18 @@ class Writer:
     def condition(self, depth: int = 1) -> str:
         """A boolean condition (Python or NumPy bool)."""
         for _ in range(3):
-            kind = self.weighted([("compare", 6), ("any", 2), ("len", 1), ("isnan", 1),
-                                  ("not", 1), ("andor", 2 if depth > 0 else 0),
-                                  ("chain", 1), ("in", 1)])
+            kind = self.weighted(
+                [
+                    ("compare", 6),
+                    ("any", 2),
+                    ("len", 1),
+                    ("isnan", 1),
+                    ("not", 1),
+                    ("andor", 2 if depth > 0 else 0),
+                    ("chain", 1),
+                    ("in", 1),
+                ]
+            )
             made = self._condition(kind, depth)
             if made is not None:
                 return made
@@ -494,8 +588,9 @@ class Writer:
                 return None  # a chain's type would depend on the values
             op = self.pick(("<", ">", "<=", ">=", "==", "!="))
             if kind == "chain":
-                made = combine(f"({{0}} {op} {{1}} < {{2}})", "scalar", [first, second, third],
-                               self.names)
+                made = combine(
+                    f"({{0}} {op} {{1}} < {{2}})", "scalar", [first, second, third], self.names
+                )
             elif kind == "in":
                 made = combine("({0} in (0, 1, 3))", "scalar", [first], self.names)
             else:
@@ -504,8 +599,12 @@ class Writer:
             array = self.array(depth)
             if array is None or _kind(array.sample) == "c":
                 return None
-            made = combine(self.pick(("np.any({0} > {1})", "np.all({0} < {1})")), "scalar",
-                           [array, self.atom()], self.names)
+            made = combine(
+                self.pick(("np.any({0} > {1})", "np.all({0} < {1})")),
+                "scalar",
+                [array, self.atom()],
+                self.names,
+            )
         elif kind == "len":
             array = self.array(0)
             return array and f"len({array.src}) > {self.pick(('0', '1', '2'))}"
@@ -568,12 +667,16 @@ class Writer:
         """A constant of ``want``'s type."""
         kind, dtype, ndim = want.key
         if kind == "array":
-            same = [v for v in self.visible() if _is_array(v.sample)
-                    and v.sample.ndim == ndim and (any_tag or v.tag == want.tag)]
+            same = [
+                v
+                for v in self.visible()
+                if _is_array(v.sample) and v.sample.ndim == ndim and (any_tag or v.tag == want.tag)
+            ]
             if same:
                 model = self.pick(same)
-                return Val(f"np.zeros_like({model.src}, dtype=np.{dtype})", want.sample,
-                           model.tag, True)
+                return Val(
+                    f"np.zeros_like({model.src}, dtype=np.{dtype})", want.sample, model.tag, True
+                )
             shape = "3" if ndim == 1 else "(2, 3)"
             return Val(f"np.zeros({shape}, dtype=np.{dtype})", want.sample, want.tag, True)
         if kind == "np":
@@ -597,16 +700,29 @@ class Writer:
 
     def statement(self, depth: int) -> None:
         nest = depth < 3
-        kind = self.weighted([
-            ("assign", 8), ("update", 6), ("if", 3 if nest else 0), ("for", 3 if nest else 0),
-            ("while", 1 if nest else 0), ("list", 1 if depth < 2 else 0), ("print", 2),
-            ("buffer", 2), ("setitem", 4 if any(v.owned for v in self.visible()) else 0),
-            ("append", 6 if self.open_lists else 0), ("break", 2 if self.loops else 0),
-            ("continue", 1 if self.loops else 0), ("return", 1),
-            ("assert", 1 if self.in_f else 0), ("raise", 1),
-            *((name, 1 if self.python and (nest or name in ("del", "alias")) else 0)
-              for name in PYTHON_CONSTRUCTS),
-        ])
+        kind = self.weighted(
+            [
+                ("assign", 8),
+                ("update", 6),
+                ("if", 3 if nest else 0),
+                ("for", 3 if nest else 0),
+                ("while", 1 if nest else 0),
+                ("list", 1 if depth < 2 else 0),
+                ("print", 2),
+                ("buffer", 2),
+                ("setitem", 4 if any(v.owned for v in self.visible()) else 0),
+                ("append", 6 if self.open_lists else 0),
+                ("break", 2 if self.loops else 0),
+                ("continue", 1 if self.loops else 0),
+                ("return", 1),
+                ("assert", 1 if self.in_f else 0),
+                ("raise", 1),
+                *(
+                    (name, 1 if self.python and (nest or name in ("del", "alias")) else 0)
+                    for name in PYTHON_CONSTRUCTS
+                ),
+            ]
+        )
         if kind in PYTHON_CONSTRUCTS:
             self.constructs.add(kind)
         getattr(self, f"s_{kind}")(depth)
@@ -635,8 +751,11 @@ class Writer:
             result = None
             if not (_is_array(operand.sample) and not _is_array(target.sample)):
                 result = combine(f"({{0}} {op[0]} {{1}})", "ew", [target, operand], self.names)
-            if (result is not None and self.fits(result, target, target.dyn)
-                    and not (counter and (op == "*=" or self.grows(operand.src)))):
+            if (
+                result is not None
+                and self.fits(result, target, target.dyn)
+                and not (counter and (op == "*=" or self.grows(operand.src)))
+            ):
                 self.emit(f"{target.src} {op} {operand.src}")
                 return
         value = self.unaliased(self.typed(target, 2, any_tag=target.dyn, avoid=target.src))
@@ -663,13 +782,15 @@ class Writer:
             return
         model = self.pick(arrays)
         dtype = model.sample.dtype.name
-        template, sample = self.pick((
-            ("np.zeros_like({0})", model.sample),
-            ("{0}.copy()", model.sample),
-            ("np.full(len({0}), 1.5)", array_sample("float64")),
-            ("np.zeros(len({0}), dtype=np.int64)", array_sample("int64")),
-            (f"np.ones(len({{0}}), dtype=np.{dtype})", model.sample),
-        ))
+        template, sample = self.pick(
+            (
+                ("np.zeros_like({0})", model.sample),
+                ("{0}.copy()", model.sample),
+                ("np.full(len({0}), 1.5)", array_sample("float64")),
+                ("np.zeros(len({0}), dtype=np.int64)", array_sample("int64")),
+                (f"np.ones(len({{0}}), dtype=np.{dtype})", model.sample),
+            )
+        )
         name = self.fresh_name("b")
         self.emit(f"{name} = {template.format(model.src)}")
         self.bind(Var(name, sample, model.tag, True, owned=True))
@@ -698,30 +819,43 @@ class Writer:
     def loop_header(self) -> tuple[str, list[Var]]:
         """A ``for`` header over a range or an array, and the variables it binds."""
         arrays = [v for v in self.visible() if _is_array(v.sample) and v.sample.ndim == 1]
-        kind = self.weighted([("range", 5), ("range_len", 4 if arrays else 0),
-                              ("array", 2 if arrays else 0), ("enumerate", 2 if arrays else 0),
-                              ("zip", 1 if len(arrays) > 1 else 0)])
+        kind = self.weighted(
+            [
+                ("range", 5),
+                ("range_len", 4 if arrays else 0),
+                ("array", 2 if arrays else 0),
+                ("enumerate", 2 if arrays else 0),
+                ("zip", 1 if len(arrays) > 1 else 0),
+            ]
+        )
         i = self.fresh_name("i")
         if kind == "range":
-            bound = self.pick(("n", "3", "n + 1", "2", "0", "min(n, 4)")
-                              if "n" in self.scopes[0] else ("3", "2", "0"))
+            bound = self.pick(
+                ("n", "3", "n + 1", "2", "0", "min(n, 4)")
+                if "n" in self.scopes[0]
+                else ("3", "2", "0")
+            )
             return f"for {i} in range({bound}):", [Var(i, 3, readonly=True)]
         array = self.pick(arrays)
         if kind == "range_len":
-            bounds = self.pick((f"len({array.src})", f"1, len({array.src})",
-                                f"len({array.src}) - 1, -1, -1"))
-            return f"for {i} in range({bounds}):", [
-                Var(i, 3, readonly=True, index_for=array.tag)]
+            bounds = self.pick(
+                (f"len({array.src})", f"1, len({array.src})", f"len({array.src}) - 1, -1, -1")
+            )
+            return f"for {i} in range({bounds}):", [Var(i, 3, readonly=True, index_for=array.tag)]
         element = Var(self.fresh_name("e"), array.sample[1], readonly=True)
         if kind == "array":
             return f"for {element.src} in {array.src}:", [element]
         if kind == "enumerate":
             return f"for {i}, {element.src} in enumerate({array.src}):", [
-                Var(i, 3, readonly=True, index_for=array.tag), element]
+                Var(i, 3, readonly=True, index_for=array.tag),
+                element,
+            ]
         other = self.pick(arrays)
         second = Var(self.fresh_name("e"), other.sample[1], readonly=True)
         return f"for {element.src}, {second.src} in zip({array.src}, {other.src}):", [
-            element, second]
+            element,
+            second,
+        ]
 
     def loop(self, depth: int, body: Callable[[], None]) -> None:
         """A ``for`` or counted ``while`` loop whose body is drawn by ``body``."""
@@ -759,8 +893,9 @@ class Writer:
     def s_list(self, depth: int) -> None:
         """A list filled in a loop, then made an array (or a list comprehension)."""
         name = self.fresh_name("lst")
-        arrays = [v for v in self.visible() if _is_array(v.sample) and v.sample.ndim == 1
-                  and v.tag == "L"]
+        arrays = [
+            v for v in self.visible() if _is_array(v.sample) and v.sample.ndim == 1 and v.tag == "L"
+        ]
         if arrays and self.chance(20):
             source = self.pick(arrays)
             element = Var(self.fresh_name("e"), source.sample[1], readonly=True)
@@ -786,8 +921,9 @@ class Writer:
         self.open_lists.pop()
         result = self.fresh_name("v")
         self.emit(f"{result} = {convert.format(name)}")
-        sample = np.stack([item.sample] * 2) if _is_array(item.sample) else np.array(
-            [item.sample] * 3)
+        sample = (
+            np.stack([item.sample] * 2) if _is_array(item.sample) else np.array([item.sample] * 3)
+        )
         self.bind(Var(result, sample, f"u{next(self.names)}", True))
 
     def list_body(self, name: str, item: Val, depth: int) -> None:
@@ -846,8 +982,7 @@ class Writer:
         self.guarded(self.return_statement(), depth)
 
     def return_statement(self) -> str:
-        values = [self.typed(want, 1, any_tag=self.in_f).src
-                  for want in self.returns]
+        values = [self.typed(want, 1, any_tag=self.in_f).src for want in self.returns]
         return f"return {', '.join(values)}"
 
     def s_assert(self, depth: int) -> None:
@@ -885,8 +1020,7 @@ class Writer:
         self.nested(f"if {test}:", store)
         if self.chance(50):
             self.nested("else:", store)
-        self.emit(f'print("{self.fresh_name("k")}", {name}, {name}.get("b", -1.0), '
-                  f"len({name}))")
+        self.emit(f'print("{self.fresh_name("k")}", {name}, {name}.get("b", -1.0), len({name}))')
 
     def s_pylist(self, depth: int) -> None:
         """A Python list changed by its methods in a loop or a branch, then read."""
@@ -901,8 +1035,9 @@ class Writer:
             if how == "pop":
                 self.emit(f"{total} = {total} + {name}.pop()")
             elif how == "guarded pop":
-                self.nested(f"if len({name}) > 0:",
-                            lambda: self.emit(f"{total} = {total} + {name}.pop(0)"))
+                self.nested(
+                    f"if len({name}) > 0:", lambda: self.emit(f"{total} = {total} + {name}.pop(0)")
+                )
             elif how == "append":
                 self.emit(f"{name}.append({self.number().src})")
             elif how == "insert":
@@ -910,8 +1045,9 @@ class Writer:
             elif how == "extend":
                 self.emit(f"{name}.extend([{self.number().src}, {total}])")
             else:
-                self.nested(f"if len({name}) > 1:",
-                            lambda: self.emit(f"{name}[1] = {self.number().src}"))
+                self.nested(
+                    f"if len({name}) > 1:", lambda: self.emit(f"{name}[1] = {self.number().src}")
+                )
 
         if self.chance(70):
             self.loop(depth, change)
@@ -925,8 +1061,10 @@ class Writer:
         name, first, second = (self.fresh_name(p) for p in ("t", "v", "v"))
         number, count = Val("", 1.5), Val("", 3)
         self.emit(f"{name} = ({self.typed(number, 1).src}, {self.typed(count, 1).src})")
-        self.nested(f"if {self.condition()}:", lambda: self.emit(
-            f"{name} = ({self.typed(number, 1).src}, {self.pick(INT_LITERALS)})"))
+        self.nested(
+            f"if {self.condition()}:",
+            lambda: self.emit(f"{name} = ({self.typed(number, 1).src}, {self.pick(INT_LITERALS)})"),
+        )
         self.emit(f"{first}, {second} = {name}")
         self.bind(Var(first, 1.5))
         self.bind(Var(second, 3, readonly=True))
@@ -954,14 +1092,19 @@ class Writer:
         """try/finally (or try/except) around statements that may return or raise."""
         self.nested("try:", lambda: self.block(2, depth + 1))
         if self.chance(25):
-            self.nested("except ValueError:", lambda: self.emit(
-                f'print("{self.fresh_name("k")}", "caught")'))
+            self.nested(
+                "except ValueError:",
+                lambda: self.emit(f'print("{self.fresh_name("k")}", "caught")'),
+            )
         self.nested("finally:", lambda: self.block(2, depth + 1))
 
     def s_del(self, depth: int) -> None:
         """``del`` of a variable of this block, possibly under a graph branch."""
-        names = [name for name, var in self.scopes[-1].items()
-                 if not var.readonly and name not in ("x", "y", "n", "s")]
+        names = [
+            name
+            for name, var in self.scopes[-1].items()
+            if not var.readonly and name not in ("x", "y", "n", "s")
+        ]
         if not names:
             self.s_assign(depth)
             return
@@ -979,8 +1122,7 @@ class Writer:
         name = self.fresh_name("G")
         self.emit(f"global {name}")
         self.emit(f"{name} = {self.number().src}")
-        self.nested(f"if {self.condition()}:", lambda: self.emit(
-            f"{name} = {self.number().src}"))
+        self.nested(f"if {self.condition()}:", lambda: self.emit(f"{name} = {self.number().src}"))
         self.emit(f'print("{self.fresh_name("k")}", {name})')
 
     def s_alias(self, depth: int) -> None:
@@ -1062,21 +1204,36 @@ class Program:
 
     def regression_text(self, docstring: str, backends: Sequence[str]) -> str:
         """The program as a regression file: ``ARGS`` and ``BACKENDS`` after the code."""
-        return (f'"""{docstring}"""\n\n{self.source}\n\nARGS = {self.args_source}\n'
-                f"BACKENDS = {tuple(backends)!r}\n")
+        return (
+            f'"""{docstring}"""\n\n{self.source}\n\nARGS = {self.args_source}\n'
+            f"BACKENDS = {tuple(backends)!r}\n"
+        )
 
 
 def _helper_samples(dtype: str) -> list[Val]:
-    return [Val("", array_sample(dtype), "L"), Val("", scalar_sample(dtype)), Val("", 1.5),
-            Val("", 3)]
+    return [
+        Val("", array_sample(dtype), "L"),
+        Val("", scalar_sample(dtype)),
+        Val("", 1.5),
+        Val("", 3),
+    ]
 
 
 @st.composite
-def _function(draw: Callable, name: str, params: list[Var], returns: list[Val],
-              helpers: list[Helper], names: itertools.count, size: int,
-              constructs: set[str], python: bool) -> str:
-    writer = Writer(draw, names, helpers, returns, name == "f", constructs=constructs,
-                    python=python)
+def _function(
+    draw: Callable,
+    name: str,
+    params: list[Var],
+    returns: list[Val],
+    helpers: list[Helper],
+    names: itertools.count,
+    size: int,
+    constructs: set[str],
+    python: bool,
+) -> str:
+    writer = Writer(
+        draw, names, helpers, returns, name == "f", constructs=constructs, python=python
+    )
     for param in params:
         writer.bind(param)
     writer.block(size, 0)
@@ -1099,7 +1256,8 @@ def _input_array(dtype: str, length: int) -> st.SearchStrategy:
         info = np.iinfo(dtype)
         elements = st.sampled_from([v for v in INT_VALUES if info.min <= v <= info.max])
     return st.lists(elements, min_size=length, max_size=length).map(
-        lambda items: _to_array(items, dtype))
+        lambda items: _to_array(items, dtype)
+    )
 
 
 def _to_array(items: list, dtype: str) -> np.ndarray:
@@ -1136,22 +1294,34 @@ def programs(draw: Callable, max_statements: int = 6) -> Program:
         params = [Var(f"a{h}_{k}", v.sample, v.tag) for k, v in enumerate(samples)]
         choices = [*samples, Val("", 1.5)]
         result = choices[draw(st.integers(0, len(choices) - 1))]
-        chunks.append(draw(_function(f"h{h}", params, [result], list(helpers), names, 3,
-                                     constructs, python)))
+        chunks.append(
+            draw(_function(f"h{h}", params, [result], list(helpers), names, 3, constructs, python))
+        )
         helpers.append(Helper(f"h{h}", [Val("", p.sample, p.tag) for p in params], result))
 
     # f may write into its argument arrays (the caller's arrays change, as eagerly).
     writes = python and draw(st.integers(0, 99)) >= 50
-    params = [Var("x", array_sample(dx), "L", owned=writes),
-              Var("y", array_sample(dy), "L", owned=writes),
-              Var("n", 3, readonly=True), Var("s", s_sample)]
-    return_options = [params[0], params[1], Val("", 1.5), Val("", 3),
-                      Val("", scalar_sample(dx)), Val("", True)]
-    returns = [Val("", o.sample, o.tag)
-               for o in (return_options[draw(st.integers(0, 5))]
-                         for _ in range(draw(st.integers(1, 3))))]
-    chunks.append(draw(_function("f", params, returns, helpers, names, max_statements,
-                                 constructs, python)))
+    params = [
+        Var("x", array_sample(dx), "L", owned=writes),
+        Var("y", array_sample(dy), "L", owned=writes),
+        Var("n", 3, readonly=True),
+        Var("s", s_sample),
+    ]
+    return_options = [
+        params[0],
+        params[1],
+        Val("", 1.5),
+        Val("", 3),
+        Val("", scalar_sample(dx)),
+        Val("", True),
+    ]
+    returns = [
+        Val("", o.sample, o.tag)
+        for o in (return_options[draw(st.integers(0, 5))] for _ in range(draw(st.integers(1, 3))))
+    ]
+    chunks.append(
+        draw(_function("f", params, returns, helpers, names, max_statements, constructs, python))
+    )
     if writes:
         constructs.add("argument writes")
     if constructs:
@@ -1231,19 +1401,23 @@ def check_backends(fn: Callable, args: tuple, backends: Sequence[str]) -> dict[s
             graph, graph_args = observe(graph_fn, args)
             error = graph.error
             if isinstance(error, DeviceUnsupportedError) and harness.cuda_refusal(error) is None:
-                raise Disagreement(backend, f"the CUDA backend refused what it is not known to "
-                                            f"refuse (tests/backend/cuda/refusals.py): {error}")
+                raise Disagreement(
+                    backend,
+                    f"the CUDA backend refused what it is not known to "
+                    f"refuse (tests/backend/cuda/refusals.py): {error}",
+                )
             if isinstance(error, DeviceUnsupportedError) or (
-                    isinstance(error, GraphModeError) and not isinstance(eager.error,
-                                                                         type(error))):
+                isinstance(error, GraphModeError) and not isinstance(eager.error, type(error))
+            ):
                 ran[backend] = f"refused: {type(error).__name__}"
                 break
             label = f"{fn.__name__}, {call}"
             try:
                 harness.compare_outcomes(eager, graph, label=label)
                 for k, (want, got) in enumerate(zip(eager_args, graph_args)):
-                    harness.assert_same(want, got, path=f"[{label}] argument {k + 1} after "
-                                                         "the call")
+                    harness.assert_same(
+                        want, got, path=f"[{label}] argument {k + 1} after the call"
+                    )
             except AssertionError as exc:
                 raise Disagreement(backend, str(exc)) from exc
     return ran
@@ -1255,7 +1429,9 @@ def run_program(program: Program, backends: Sequence[str], directory: Path) -> d
     the Python constructs graph mode may refuse."""
     ran = check_backends(load(program.source, directory).f, program.args(), backends)
     for backend, outcome in ran.items():
-        if outcome not in ("ran", "refused: DeviceUnsupportedError") and \
-                not program.python_constructs:
+        if (
+            outcome not in ("ran", "refused: DeviceUnsupportedError")
+            and not program.python_constructs
+        ):
             raise Disagreement(backend, f"graph mode {outcome} (supported constructs only)")
     return ran

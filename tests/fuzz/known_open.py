@@ -93,9 +93,13 @@ def last_digits(message: str) -> bool:
     part), or values beyond the harness's tolerance by a few units in the last place."""
     words = _printed_words(message)
     if words is None:
-        return "values differ" in message and "Max relative difference" in message and \
-            bool(re.search(r"Max relative difference[^:]*: [0-9.e-]+e-(0[5-9]|1[0-9])",
-                           message))
+        return (
+            "values differ" in message
+            and "Max relative difference" in message
+            and bool(
+                re.search(r"Max relative difference[^:]*: [0-9.e-]+e-(0[5-9]|1[0-9])", message)
+            )
+        )
     try:
         a, b = (complex(w.replace("j", "j").strip("()")) for w in words)
     except ValueError:
@@ -117,15 +121,20 @@ def integer_minimum(message: str) -> bool:
 def result_type(message: str) -> bool:
     """The value is right but of another Python or NumPy type."""
     return bool(re.search(r"type \w+ != expected \w+", message)) or (
-        (_printed_words(message) or ("", ""))[0] in ("True", "False"))
+        (_printed_words(message) or ("", ""))[0] in ("True", "False")
+    )
 
 
 def error_order(message: str) -> bool:
     """An error comes earlier (before prints or another error) or is another one."""
     words = _printed_words(message)
-    return words == ("(more)", "(less)") or bool(re.search(
-        r"eager raised \w+, graph mode raised|graph mode raised \w+.*; eager (returned|"
-        r"raised)|eager raised \w+.*; graph mode returned", message))
+    return words == ("(more)", "(less)") or bool(
+        re.search(
+            r"eager raised \w+, graph mode raised|graph mode raised \w+.*; eager (returned|"
+            r"raised)|eager raised \w+.*; graph mode returned",
+            message,
+        )
+    )
 
 
 def refused(message: str) -> bool:
@@ -138,10 +147,16 @@ def any_difference(message: str) -> bool:
 
 
 KINDS: dict[str, Callable[[str], bool]] = {
-    "signed zero": signed_zero, "last digits": last_digits, "floored": floored,
-    "integer minimum": integer_minimum, "argument state": argument_state,
-    "internal object": internal_object, "array as scalar": array_as_scalar,
-    "result type": result_type, "error order": error_order, "refused": refused,
+    "signed zero": signed_zero,
+    "last digits": last_digits,
+    "floored": floored,
+    "integer minimum": integer_minimum,
+    "argument state": argument_state,
+    "internal object": internal_object,
+    "array as scalar": array_as_scalar,
+    "result type": result_type,
+    "error order": error_order,
+    "refused": refused,
     "any": any_difference,
 }
 
@@ -166,12 +181,14 @@ class Regression:
     def open(self) -> bool:
         return bool(self.xfail)
 
-    def matches(self, backend: str, program: str, message: str, fuzzing: bool = False
-                ) -> bool:
+    def matches(self, backend: str, program: str, message: str, fuzzing: bool = False) -> bool:
         """Whether a failure on ``backend`` of ``program`` is this open regression's."""
         backends = self.fuzz_backends if fuzzing and self.fuzz_backends else self.xfail
-        return (backend in backends and bool(re.search(self.source, program))
-                and KINDS[self.kind](message))
+        return (
+            backend in backends
+            and bool(re.search(self.source, program))
+            and KINDS[self.kind](message)
+        )
 
 
 def load(path: Path) -> Regression:
@@ -179,18 +196,28 @@ def load(path: Path) -> Regression:
     tree = ast.parse(path.read_text())
     names = {}
     for node in tree.body:
-        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name) and \
-                node.targets[0].id in ("BACKENDS", "XFAIL", "SIGNATURE"):
+        if (
+            isinstance(node, ast.Assign)
+            and isinstance(node.targets[0], ast.Name)
+            and node.targets[0].id in ("BACKENDS", "XFAIL", "SIGNATURE")
+        ):
             names[node.targets[0].id] = ast.literal_eval(node.value)
     summary = (ast.get_docstring(tree) or path.stem).splitlines()[0]
     signature = names.get("SIGNATURE", {})
-    regression = Regression(path, summary, tuple(names.get("BACKENDS", ("interpret", "cpu",
-                                                                          "cuda"))),
-                            names.get("XFAIL", {}), signature.get("source", ""),
-                            signature.get("kind", ""), tuple(signature.get("backends", ())))
+    regression = Regression(
+        path,
+        summary,
+        tuple(names.get("BACKENDS", ("interpret", "cpu", "cuda"))),
+        names.get("XFAIL", {}),
+        signature.get("source", ""),
+        signature.get("kind", ""),
+        tuple(signature.get("backends", ())),
+    )
     if regression.open and regression.kind not in KINDS:
-        raise ValueError(f"{path.name}: an open regression needs SIGNATURE = "
-                         f"{{'source': ..., 'kind': one of {sorted(KINDS)}}}")
+        raise ValueError(
+            f"{path.name}: an open regression needs SIGNATURE = "
+            f"{{'source': ..., 'kind': one of {sorted(KINDS)}}}"
+        )
     return regression
 
 
@@ -203,11 +230,18 @@ def open_regressions(directory: Path = REGRESSIONS) -> list[Regression]:
     return [r for r in regressions(directory) if r.open]
 
 
-def known(backend: str, program: str, message: str,
-          directory: Path = REGRESSIONS) -> Regression | None:
+def known(
+    backend: str, program: str, message: str, directory: Path = REGRESSIONS
+) -> Regression | None:
     """The open regression a failure is an instance of, or None for a new finding."""
-    return next((r for r in open_regressions(directory)
-                 if r.matches(backend, program, message, fuzzing=True)), None)
+    return next(
+        (
+            r
+            for r in open_regressions(directory)
+            if r.matches(backend, program, message, fuzzing=True)
+        ),
+        None,
+    )
 
 
 def readme_line(regression: Regression) -> str:

@@ -58,15 +58,30 @@ def worker(seed: int, count: int, status: Path) -> dict:
     failure: dict = {}
     examples: dict[str, dict] = {}  # the first program counted under each known outcome
 
-    @settings(max_examples=count, database=None, deadline=None, derandomize=False,
-              phases=(Phase.generate, Phase.shrink), report_multiple_bugs=False,
-              suppress_health_check=list(HealthCheck), print_blob=False)
+    @settings(
+        max_examples=count,
+        database=None,
+        deadline=None,
+        derandomize=False,
+        phases=(Phase.generate, Phase.shrink),
+        report_multiple_bugs=False,
+        suppress_health_check=list(HealthCheck),
+        print_blob=False,
+    )
     @hypothesis_seed(seed)
     @given(programs())
     def fuzz(program: Program) -> None:
         backends = ["interpret", "cpu", *(["cuda"] if program.on_cuda else [])]
-        status.write_text(json.dumps({"program": program.source, "args": program.args_source,
-                                      "backends": backends, "counts": counts}))
+        status.write_text(
+            json.dumps(
+                {
+                    "program": program.source,
+                    "args": program.args_source,
+                    "backends": backends,
+                    "counts": counts,
+                }
+            )
+        )
         try:
             outcome = run_program(program, backends, workdir)
         except Disagreement as exc:
@@ -78,8 +93,10 @@ def worker(seed: int, count: int, status: Path) -> dict:
                 counts["programs"] += 1
                 key = f"known open: {regression.name} on {exc.backend}"
                 counts[key] += 1
-                examples.setdefault(key, {"program": program.source, "args":
-                                          program.args_source, "message": str(exc)})
+                examples.setdefault(
+                    key,
+                    {"program": program.source, "args": program.args_source, "message": str(exc)},
+                )
             return
         except Exception as exc:
             fail(program, exc)
@@ -91,9 +108,12 @@ def worker(seed: int, count: int, status: Path) -> dict:
             counts["shrink steps"] += 1
 
     def fail(program: Program, exc: Exception) -> None:
-        failure.update(program=program.source, args=program.args_source,
-                       backend=getattr(exc, "backend", "unknown"),
-                       message=f"{type(exc).__name__}: {exc}")
+        failure.update(
+            program=program.source,
+            args=program.args_source,
+            backend=getattr(exc, "backend", "unknown"),
+            message=f"{type(exc).__name__}: {exc}",
+        )
         counts["shrink steps" if counts["failed"] else "programs"] += 1
         counts["failed"] = 1
 
@@ -110,8 +130,10 @@ def signature(failure: dict) -> str:
     first = re.sub(r"^\w+: \[[^]]*\] \[[^]]*\] ", "", first)
     first = re.split(r" \(got | \(value |: array|: \(|, expected", first)[0]
     if first.endswith("printed output differs"):  # and where: the first word that differs
-        outputs = [ast.literal_eval(line.split(": ", 1)[1])
-                   for line in failure["message"].splitlines()[1:3]]
+        outputs = [
+            ast.literal_eval(line.split(": ", 1)[1])
+            for line in failure["message"].splitlines()[1:3]
+        ]
         pairs = zip(*(output.split() for output in outputs))
         differ = next(((a, b) for a, b in pairs if a != b), ("(more)", "(less)"))
         first += ": {} vs {}".format(*differ)
@@ -140,16 +162,20 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=int(time.time()))
     parser.add_argument("--batch", type=int, default=100, help="programs per worker process")
     parser.add_argument("--out", type=Path, default=REGRESSIONS, help="where failures go")
-    parser.add_argument("--worker", nargs=3, metavar=("SEED", "COUNT", "STATUS"),
-                        help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--worker", nargs=3, metavar=("SEED", "COUNT", "STATUS"), help=argparse.SUPPRESS
+    )
     options = parser.parse_args()
     if options.worker:
         seed, count, status = options.worker
         print(json.dumps(worker(int(seed), int(count), Path(status))))
         return
 
-    env = dict(os.environ, NUMBA_ENABLE_CUDASIM=os.environ.get("NUMBA_ENABLE_CUDASIM", "1"),
-               NBGRAPH_CACHE_DIR=tempfile.mkdtemp(prefix="nbgraph-fuzz-cache-"))
+    env = dict(
+        os.environ,
+        NUMBA_ENABLE_CUDASIM=os.environ.get("NUMBA_ENABLE_CUDASIM", "1"),
+        NBGRAPH_CACHE_DIR=tempfile.mkdtemp(prefix="nbgraph-fuzz-cache-"),
+    )
     statusdir = Path(tempfile.mkdtemp(prefix="nbgraph-fuzz-status-"))
     totals: Counter = Counter()
     examples: dict[str, dict] = {}
@@ -175,10 +201,12 @@ def main() -> None:
             count = min(options.batch, options.n - planned)
             status = statusdir / f"{next(seeds)}.json"
             status.write_text("{}")
-            command = [sys.executable, __file__, "--worker", status.stem, str(count),
-                       str(status)]
-            running[subprocess.Popen(command, env=env, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True)] = (status, count)
+            command = [sys.executable, __file__, "--worker", status.stem, str(count), str(status)]
+            running[
+                subprocess.Popen(
+                    command, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+                )
+            ] = (status, count)
             planned += count
         time.sleep(0.5)
         for process, (status, _) in list(running.items()):
@@ -201,20 +229,30 @@ def main() -> None:
                 kind = "hang" if stalled else "crash"
                 totals.update(current["counts"])
                 totals["programs"] += 1
-                record({"program": current["program"], "args": current["args"],
-                        "backends": current["backends"], "backend": "unknown",
-                        "message": f"{kind} (exit status {process.returncode})"}, kind)
+                record(
+                    {
+                        "program": current["program"],
+                        "args": current["args"],
+                        "backends": current["backends"],
+                        "backend": "unknown",
+                        "message": f"{kind} (exit status {process.returncode})",
+                    },
+                    kind,
+                )
             done = totals["programs"]
             rate = done / (time.time() - start)
-            print(f"  {done} programs, {totals['failures']} failing, {rate:.2f} programs/s",
-                  flush=True)
+            print(
+                f"  {done} programs, {totals['failures']} failing, {rate:.2f} programs/s",
+                flush=True,
+            )
 
     elapsed = time.time() - start
-    print(f"\n{totals['programs']} programs in {elapsed:.0f} s "
-          f"({totals['programs'] / elapsed:.2f} programs/s, {options.jobs} workers)")
+    print(
+        f"\n{totals['programs']} programs in {elapsed:.0f} s "
+        f"({totals['programs'] / elapsed:.2f} programs/s, {options.jobs} workers)"
+    )
     for backend in ("interpret", "cpu", "cuda"):
-        results = {k.split(" ", 1)[1]: v for k, v in totals.items()
-                   if k.startswith(backend + " ")}
+        results = {k.split(" ", 1)[1]: v for k, v in totals.items() if k.startswith(backend + " ")}
         print(f"  {backend:9}  " + ", ".join(f"{v} {k}" for k, v in sorted(results.items())))
     known_open = sorted((k, v) for k, v in totals.items() if k.startswith("known open: "))
     print(f"  known open outcomes: {sum(v for _, v in known_open)}")
@@ -222,12 +260,13 @@ def main() -> None:
     for k, (key, count) in enumerate(known_open):
         print(f"    {count:5}  {key.removeprefix('known open: ')}")
         example = examples[key]
-        (folder / f"{k}.py").write_text(f'"""{key}\n\n{example["message"][:2000]}\n"""\n\n'
-                                        f'{example["program"]}\n\nARGS = {example["args"]}\n')
+        (folder / f"{k}.py").write_text(
+            f'"""{key}\n\n{example["message"][:2000]}\n"""\n\n'
+            f"{example['program']}\n\nARGS = {example['args']}\n"
+        )
     if known_open:
         print(f"  one program of each known open outcome: {folder}")
-    print(f"  new failing programs: {totals['failures']} ({totals['shrink steps']} shrink "
-          "steps)")
+    print(f"  new failing programs: {totals['failures']} ({totals['shrink steps']} shrink steps)")
     for line in saved:
         print(f"    {line}")
     sys.exit(1 if saved else 0)

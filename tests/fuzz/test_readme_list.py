@@ -13,4 +13,3 @@ def test_readme_lists_exactly_the_open_regressions() -> None:
     block = block.split("\n* **", 1)[0]
     listed = [line.strip() for line in block.splitlines() if line.strip().startswith("- `")]
     assert listed == [readme_line(r) for r in open_regressions()]
-

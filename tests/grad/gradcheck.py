@@ -23,8 +23,11 @@ import numpy as np
 
 # The backends the gradient tests run on; ``NBGRAPH_TEST_BACKENDS`` (comma-separated)
 # narrows the list, as for the differential tests.
-BACKENDS = tuple(b for b in os.environ.get("NBGRAPH_TEST_BACKENDS", "interpret,cpu").split(",")
-                 if b in ("interpret", "cpu"))
+BACKENDS = tuple(
+    b
+    for b in os.environ.get("NBGRAPH_TEST_BACKENDS", "interpret,cpu").split(",")
+    if b in ("interpret", "cpu")
+)
 
 EPS = 1e-6
 RTOL = 1e-6
@@ -41,7 +44,7 @@ def flatten(tree: Any) -> tuple[list[Any], Callable[[Sequence[Any]], Any]]:
         def rebuild(values: Sequence[Any]) -> Any:
             out, start = [], 0
             for part, build in parts:
-                out.append(build(values[start:start + len(part)]))
+                out.append(build(values[start : start + len(part)]))
                 start += len(part)
             if isinstance(tree, dict):
                 return dict(zip(keys, out))
@@ -84,12 +87,17 @@ def _numerical_arg_grad(fn: Callable, args: tuple, num: int, eps: float) -> Any:
 
         return evaluate
 
-    return rebuild([_numerical_leaf_grad(evaluate_at(position), leaf, eps)
-                    for position, leaf in enumerate(leaves)])
+    return rebuild(
+        [
+            _numerical_leaf_grad(evaluate_at(position), leaf, eps)
+            for position, leaf in enumerate(leaves)
+        ]
+    )
 
 
-def finite_difference_grad(fn: Callable, args: tuple, argnums: int | tuple[int, ...] = 0,
-                           eps: float = EPS) -> Any:
+def finite_difference_grad(
+    fn: Callable, args: tuple, argnums: int | tuple[int, ...] = 0, eps: float = EPS
+) -> Any:
     """The gradient of ``fn(*args)`` (a scalar) with respect to ``args[argnums]``, by
     central differences; a tuple of gradients when ``argnums`` is a tuple."""
     if isinstance(argnums, int):
@@ -102,7 +110,8 @@ def assert_same_structure(got: Any, expected: Any, path: str = "gradient") -> No
     dtype for an array, a Python-float-compatible scalar for a Python float."""
     if isinstance(expected, (tuple, list, dict)):
         assert type(got) is type(expected), (
-            f"{path}: expected a {type(expected).__name__}, got {type(got).__name__}")
+            f"{path}: expected a {type(expected).__name__}, got {type(got).__name__}"
+        )
         if isinstance(expected, dict):
             assert list(got) == list(expected), f"{path}: keys {list(got)} != {list(expected)}"
             for key in expected:
@@ -117,15 +126,16 @@ def assert_same_structure(got: Any, expected: Any, path: str = "gradient") -> No
         assert got.dtype == expected.dtype, f"{path}: dtype {got.dtype} != {expected.dtype}"
     else:
         assert isinstance(got, float) and not isinstance(got, np.ndarray), (
-            f"{path}: expected a float, got {type(got).__name__}")
+            f"{path}: expected a float, got {type(got).__name__}"
+        )
 
 
-def assert_grads_close(got: Any, expected: Any, rtol: float = RTOL,
-                       atol: float = ATOL) -> None:
+def assert_grads_close(got: Any, expected: Any, rtol: float = RTOL, atol: float = ATOL) -> None:
     """``got`` has ``expected``'s structure and matches it leaf by leaf."""
     assert_same_structure(got, expected)
     got_leaves, _ = flatten(got)
     expected_leaves, _ = flatten(expected)
     for i, (g, e) in enumerate(zip(got_leaves, expected_leaves)):
-        np.testing.assert_allclose(g, e, rtol=rtol, atol=atol,
-                                   err_msg=f"gradient leaf {i} differs from finite differences")
+        np.testing.assert_allclose(
+            g, e, rtol=rtol, atol=atol, err_msg=f"gradient leaf {i} differs from finite differences"
+        )

@@ -351,8 +351,12 @@ def away_from(values: np.ndarray, points: tuple[float, ...], gap: float = 0.05):
 
 def mlp_inputs(seed: int, classes: int = 3):
     rng = np.random.default_rng(seed)
-    params = (rng.normal(0, 0.5, (4, 5)), rng.normal(0, 0.1, 5),
-              rng.normal(0, 0.5, (5, classes)), rng.normal(0, 0.1, classes))
+    params = (
+        rng.normal(0, 0.5, (4, 5)),
+        rng.normal(0, 0.1, 5),
+        rng.normal(0, 0.5, (5, classes)),
+        rng.normal(0, 0.1, classes),
+    )
     x = rng.normal(size=(6, 4))
     labels = np.eye(classes)[rng.integers(0, classes, 6)]
     return params, x, labels
@@ -378,8 +382,11 @@ CASES: list[Case] = [
     Case(roots_and_squares, ((uniform(4, (5,), 0.3, 3.0),),)),
     Case(absolute, ((away_from(uniform(5, (6,)), (0.0, 0.05)),),)),
     Case(powers, ((uniform(6, (4,), 0.5, 2.0), uniform(7, (4,), -1.5, 1.5)),), argnums=(0, 1)),
-    Case(maximum_minimum, ((np.array([0.3, -0.8, 1.2, -0.1, 0.6]),
-                            np.array([0.5, -1.1, 0.2, 0.4, -0.3])),), argnums=(0, 1)),
+    Case(
+        maximum_minimum,
+        ((np.array([0.3, -0.8, 1.2, -0.1, 0.6]), np.array([0.5, -1.1, 0.2, 0.4, -0.3])),),
+        argnums=(0, 1),
+    ),
     Case(where_select, ((away_from(uniform(8, (6,)), (0.0,)),),)),
     Case(clipped, ((np.array([-1.7, -0.6, 0.2, 0.9, 1.4, -0.95]),),)),
     Case(division, ((uniform(9, (4,)), uniform(10, (4,), 0.5, 2.0)),), argnums=(0, 1)),
@@ -406,9 +413,16 @@ CASES: list[Case] = [
     Case(concatenate_stack, ((uniform(35, (3,)), uniform(36, (3,))),), argnums=(0, 1)),
     Case(concatenate_axis1, ((uniform(37, (2, 3)),),)),
     Case(branch, ((np.array([0.5, 0.3, -0.2]),), (np.array([-0.5, 0.3, -0.2]),))),
-    Case(nested_branches, ((np.array([0.8, 0.9, 0.1]), 0.5), (np.array([0.8, 0.2, 0.1]), 0.5),
-                           (np.array([0.2, 0.9, 0.1]), 0.5), (np.array([0.2, 0.3, 0.1]), 0.5)),
-         argnums=(0, 1)),
+    Case(
+        nested_branches,
+        (
+            (np.array([0.8, 0.9, 0.1]), 0.5),
+            (np.array([0.8, 0.2, 0.1]), 0.5),
+            (np.array([0.2, 0.9, 0.1]), 0.5),
+            (np.array([0.2, 0.3, 0.1]), 0.5),
+        ),
+        argnums=(0, 1),
+    ),
     Case(while_halving, ((np.array([1.5, -2.0, 0.7]),), (np.array([0.3, 0.2, -0.1]),))),
     Case(while_scalar, ((0.9,), (7.3,))),
     Case(for_range, ((uniform(38, (4,)), 5), (uniform(39, (4,)), 0))),
@@ -418,19 +432,28 @@ CASES: list[Case] = [
     Case(loop_carried_scalar_and_array, ((uniform(42, (3,)), 4),)),
     Case(loop_setitem, ((uniform(43, (4,)),),)),
     Case(zeros_like_buffer, ((uniform(64, (4,)),),)),
-    Case(conditional_expression, ((uniform(44, (3,)), 0.8), (uniform(45, (3,)), -0.6)),
-         argnums=(0, 1)),
+    Case(
+        conditional_expression,
+        ((uniform(44, (3,)), 0.8), (uniform(45, (3,)), -0.6)),
+        argnums=(0, 1),
+    ),
     Case(nested_dense, ((uniform(46, (2, 3)), uniform(47, (3, 3))),), argnums=(0, 1)),
-    Case(three_arguments, ((uniform(48, (3,)), uniform(49, (3,)), uniform(50, (3,))),),
-         argnums=(0, 2)),
+    Case(
+        three_arguments,
+        ((uniform(48, (3,)), uniform(49, (3,)), uniform(50, (3,))),),
+        argnums=(0, 2),
+    ),
     Case(tuple_params, (((uniform(51, (3, 2)), uniform(52, (2,))), uniform(53, (4, 3))),)),
-    Case(dict_params, (({"w": uniform(54, (3, 2)), "b": uniform(55, (2,))},
-                        uniform(56, (4, 3))),)),
-    Case(list_params, (([uniform(57, (3, 3)), uniform(58, (3, 2))], uniform(59, (2, 3))),),
-         argnums=(0, 1)),
+    Case(dict_params, (({"w": uniform(54, (3, 2)), "b": uniform(55, (2,))}, uniform(56, (4, 3))),)),
+    Case(
+        list_params,
+        (([uniform(57, (3, 3)), uniform(58, (3, 2))], uniform(59, (2, 3))),),
+        argnums=(0, 1),
+    ),
     Case(mlp_cross_entropy, (mlp_inputs(60),), argnums=(0, 1)),
     Case(mlp_squared_error, ((mlp_inputs(61)[0], uniform(62, (6, 4)), uniform(63, (6, 3))),)),
 ]
+
 
 @functools.cache
 def differentiated(case_index: int, backend: str) -> Callable:
@@ -476,8 +499,11 @@ def test_cpu_gradient_runs_compiled(case):
     gradient = differentiated(CASES.index(case), "cpu")
     args = case.inputs[0]
     gradient(*copy.deepcopy(args))
-    python_nodes = {node: why for node, why in gradient.graph(*args).python_nodes.items()
-                    if node.loc is None or getattr(node.loc, "gradient", True)}
+    python_nodes = {
+        node: why
+        for node, why in gradient.graph(*args).python_nodes.items()
+        if node.loc is None or getattr(node.loc, "gradient", True)
+    }
     assert not python_nodes, "\n".join(f"{node}: {why}" for node, why in python_nodes.items())
 
 

@@ -50,8 +50,9 @@ def test_gradient_has_the_arguments_structure_shapes_and_dtypes(backend):
     # The float32 leaf enters only through a term of its own: its finite differences are
     # taken in float64 (a float32 step of 1e-6 is too coarse), the others' as it is.
     params64 = {**params, "w": params["w"].astype(np.float64)}
-    np.testing.assert_allclose(g_params["w"], finite_difference_grad(
-        structured, (params64, scale))["w"], rtol=1e-6)
+    np.testing.assert_allclose(
+        g_params["w"], finite_difference_grad(structured, (params64, scale))["w"], rtol=1e-6
+    )
     expected = finite_difference_grad(structured, (params, scale), (0, 1))
     expected[0]["w"] = g_params["w"]
     assert_same_structure((g_params, g_scale), expected)
@@ -89,8 +90,7 @@ def test_integer_argument_is_a_clear_error(backend):
     with pytest.raises((TypeError, ValueError), match=r"(?i)int"):
         ng.grad(square, backend=backend)(3)
     # An integer argument that is not differentiated is fine.
-    assert_grads_close(ng.grad(scaled_sum, backend=backend)(np.ones(3), 4),
-                       np.full(3, 4.0))
+    assert_grads_close(ng.grad(scaled_sum, backend=backend)(np.ones(3), 4), np.full(3, 4.0))
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -125,14 +125,18 @@ def test_subgradient_conventions_at_kinks(backend):
     np.testing.assert_array_equal(ga, [1.0, 1.0, 1.0])
     np.testing.assert_array_equal(gb, [0.0, 0.0, 0.0])
     np.testing.assert_array_equal(
-        ng.grad(abs_sum, backend=backend)(np.array([0.0, -2.0, 3.0])), [0.0, -1.0, 1.0])
+        ng.grad(abs_sum, backend=backend)(np.array([0.0, -2.0, 3.0])), [0.0, -1.0, 1.0]
+    )
     np.testing.assert_array_equal(
         ng.grad(clip_sum, backend=backend)(np.array([-1.0, 1.0, 1.5, 0.0, -3.0])),
-        [1.0, 1.0, 0.0, 1.0, 0.0])
+        [1.0, 1.0, 0.0, 1.0, 0.0],
+    )
     x = np.array([[3.0, 1.0, 3.0, 2.0], [0.0, 5.0, -1.0, -1.0]])
     np.testing.assert_allclose(
         ng.grad(max_of_rows_and_min, backend=backend)(x),
-        [[0.5, 0.0, 0.5, 0.0], [0.0, 1.0, 0.5, 0.5]], rtol=1e-15)
+        [[0.5, 0.0, 0.5, 0.0], [0.0, 1.0, 0.5, 0.5]],
+        rtol=1e-15,
+    )
 
 
 def sorted_weights(x):

@@ -97,4 +97,4 @@ def test_cuda_runs_elementwise_gradients():
 
 
 def lambda_free_loss(x, y):
-    return np.sum(np.tanh(x * y) + x ** 2) / 3.0
+    return np.sum(np.tanh(x * y) + x**2) / 3.0

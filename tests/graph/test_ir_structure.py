@@ -89,6 +89,7 @@ def top_level(graph, op):
 
 # --- collatz: one loop with a branch inside -----------------------------------------
 
+
 def test_collatz_is_one_while_at_top_level():
     g = graph_fn(collatz).graph(27)
     whiles = top_level(g, ng.Op.WHILE)
@@ -141,6 +142,7 @@ def test_to_code_accepts_a_graph_function():
 
 
 # --- what is staged and what is decided while tracing -------------------------------
+
 
 def test_loop_over_constant_range_is_unrolled():
     f = graph_fn(constant_range_loop)
@@ -206,6 +208,7 @@ def test_branch_on_array_value_is_a_cond():
 
 # --- the trace cache ------------------------------------------------------------------
 
+
 def test_new_array_lengths_reuse_the_trace():
     f = graph_fn(array_total)
     for length in (3, 5, 0, 17):
@@ -245,6 +248,7 @@ def test_graph_does_not_run_or_trace_twice():
 
 
 # --- source locations -------------------------------------------------------------------
+
 
 def test_nodes_point_at_the_users_file():
     g = graph_fn(collatz).graph(27)

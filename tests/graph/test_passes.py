@@ -204,8 +204,7 @@ def assert_same_results(before, after):
 
 
 def calls(region, label=None):
-    return [n for n in region.nodes
-            if n.op is ng.Op.CALL and (label is None or n.label() == label)]
+    return [n for n in region.nodes if n.op is ng.Op.CALL and (label is None or n.label() == label)]
 
 
 def all_calls(g, label):
@@ -407,10 +406,13 @@ def test_fold_turns_constant_call_into_const():
     assert folded.type == type_of(np.float64(6.0))
 
 
-@pytest.mark.parametrize(("fn", "kept", "dropped"), [
-    (constant_predicate_true, "+", "-"),
-    (constant_predicate_false, "-", "+"),
-])
+@pytest.mark.parametrize(
+    ("fn", "kept", "dropped"),
+    [
+        (constant_predicate_true, "+", "-"),
+        (constant_predicate_false, "-", "+"),
+    ],
+)
 def test_fold_inlines_cond_with_constant_predicate(fn, kept, dropped):
     g = traced(fn, X)
     assert len(g.find(ng.Op.COND)) == 1
@@ -473,7 +475,8 @@ def test_fold_chain_of_constant_calls():
 def test_zip_over_constant_lists_and_an_array():
     x = np.array([1.0, 10.0, 100.0])
     assert ng.function(zip_with_constant_lists, backend="interpret")(x) == (
-        zip_with_constant_lists(x))
+        zip_with_constant_lists(x)
+    )
 
 
 # --- the pipeline ----------------------------------------------------------------------
@@ -483,16 +486,19 @@ def test_pipeline_order():
     assert [name for name, _ in PIPELINE] == ["dce", "cse", "fold", "dce"]
 
 
-@pytest.mark.parametrize(("fn", "args"), [
-    (dead_computation, (X,)),
-    (dead_in_loop, (X, 4)),
-    (outer_then_inner, (X,)),
-    (inner_then_outer, (X,)),
-    (both_branches, (-X,)),
-    (loop_reuses_outer, (X, 2)),
-    (constant_predicate_true, (X,)),
-    (mixed_branch_types, (X,)),
-])
+@pytest.mark.parametrize(
+    ("fn", "args"),
+    [
+        (dead_computation, (X,)),
+        (dead_in_loop, (X, 4)),
+        (outer_then_inner, (X,)),
+        (inner_then_outer, (X,)),
+        (both_branches, (-X,)),
+        (loop_reuses_outer, (X, 2)),
+        (constant_predicate_true, (X,)),
+        (mixed_branch_types, (X,)),
+    ],
+)
 def test_optimize_preserves_results(fn, args):
     g = traced(fn, *args)
     before = run(g, *args)

@@ -106,11 +106,14 @@ def while_graph():
 # --- valid graphs pass --------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("fn", "args"), [
-    (chain, (np.ones(3),)),
-    (branchy, (np.ones(3),)),
-    (looping, (np.ones(3), 4)),
-])
+@pytest.mark.parametrize(
+    ("fn", "args"),
+    [
+        (chain, (np.ones(3),)),
+        (branchy, (np.ones(3),)),
+        (looping, (np.ones(3), 4)),
+    ],
+)
 def test_traced_graphs_verify(fn, args):
     g = traced(fn, *args)
     verify(g)

@@ -28,9 +28,9 @@ def collatz(n):
     return steps
 collatz(27)''',
     "kinds": "import nbgraph as ng\n"
-             "print(isinstance(collatz, ng.GraphFunction), collatz.__doc__, "
-             "collatz.backend, collatz.trace_count)",
-    "options": '''%%autograph --backend interpret --static k --show-code
+    "print(isinstance(collatz, ng.GraphFunction), collatz.__doc__, "
+    "collatz.backend, collatz.trace_count)",
+    "options": """%%autograph --backend interpret --static k --show-code
 def first_sum(x, k):
     t = 0.0
     for i in range(k):
@@ -39,31 +39,31 @@ def first_sum(x, k):
 
 def double(x):
     return first_sum(x, 2) * 2
-print(first_sum.backend, first_sum.static_argnames, double(np.arange(4.0)))''',
+print(first_sum.backend, first_sum.static_argnames, double(np.arange(4.0)))""",
     "error": "first_sum(np.arange(3.0), 5)",
     "show_graph_failing": "%%autograph --show-graph\ndef past_end(x):\n    return x[5]\n"
-                          "past_end(np.ones(2))",
+    "past_end(np.ones(2))",
     "show_graph": "%%autograph --show-graph\ndef halve(x):\n    return x / 2\n"
-                  "halve(np.ones(2))\nhalve(np.ones(3))",
+    "halve(np.ones(2))\nhalve(np.ones(3))",
     "compare_object": "r = %compare -o -r 3 collatz(27)\n"
-                      "print(json.dumps({'agree': r.agreement.agree, 'speedup': r.speedup, "
-                      "'rounds': len(r.eager.rounds), 'stages': sorted(r.first_call)}))",
+    "print(json.dumps({'agree': r.agreement.agree, 'speedup': r.speedup, "
+    "'rounds': len(r.eager.rounds), 'stages': sorted(r.first_call)}))",
     "compare_shown": "%compare -r 3 double(np.arange(4.0))",
     "no_function": "%%autograph\nx = 1",
     "blank_lines": "%%autograph\n\n\ndef third(x):\n    return x // 0\nthird(1)",
     "quiet": "%%autograph\ndef one(x):\n    return x\none(1);",
     "compare_tricky": "opts = {'b': 2.0}\ndef f(a, b=1.0):\n    return a - b\n"
-                      "r = %compare -o -r 1 f(1.0, -1.0)  # negative argument\n"
-                      "s = %compare -o -r 1 f(1.0, **opts)\n"
-                      "print(r.label, s.label)",
+    "r = %compare -o -r 1 f(1.0, -1.0)  # negative argument\n"
+    "s = %compare -o -r 1 f(1.0, **opts)\n"
+    "print(r.label, s.label)",
     "compare_undefined": "%compare undefined_name(1)",
     "bad_static": "%%autograph --static nope\ndef g(a):\n    return a",
     "progress": "from nbgraph.kernel import extension\n"
-                "extension._loaded[id(get_ipython())].delay = 0.0\n"
-                "ng.function(lambda v: v * 2)(np.ones(3))",
+    "extension._loaded[id(get_ipython())].delay = 0.0\n"
+    "ng.function(lambda v: v * 2)(np.ones(3))",
     "cuda": "%%autograph --backend cuda\ndef scaled(x):\n    return np.sum(x * 2.0)\n"
-            "r = %compare -o -r 2 scaled(np.arange(4.0))\n"
-            "print(scaled.backend, scaled(np.arange(4.0)), r.agreement.agree)",
+    "r = %compare -o -r 2 scaled(np.arange(4.0))\n"
+    "print(scaled.backend, scaled(np.arange(4.0)), r.agreement.agree)",
     "unload": "%unload_ext nbgraph\n%load_ext nbgraph",
 }
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -73,7 +73,8 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 def cells() -> dict[str, nbformat.NotebookNode]:
     notebook = nbformat.v4.new_notebook()
     notebook.cells = [nbformat.v4.new_code_cell("import json")] + [
-        nbformat.v4.new_code_cell(source) for source in CELLS.values()]
+        nbformat.v4.new_code_cell(source) for source in CELLS.values()
+    ]
     NotebookClient(notebook, timeout=300, kernel_name="python3", allow_errors=True).execute()
     return dict(zip(CELLS, notebook.cells[1:]))
 
@@ -179,7 +180,8 @@ def test_a_trailing_semicolon_hides_the_value(cells):
 def test_compare_takes_any_call(cells):
     assert stream(cells["compare_tricky"]) == "f(1.0, -1.0) f(1.0, **opts)\n"
     assert "NameError: name 'undefined_name' is not defined" in usage_error(
-        cells["compare_undefined"])
+        cells["compare_undefined"]
+    )
 
 
 def test_unknown_static_name_is_named(cells):

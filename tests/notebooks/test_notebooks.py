@@ -18,8 +18,12 @@ NOTEBOOKS = sorted(NOTEBOOKS_DIR.glob("*.ipynb"))
 def execute(path: Path) -> nbformat.NotebookNode:
     """The notebook after running it in a real kernel (once per test session)."""
     notebook = nbformat.read(path, as_version=4)
-    NotebookClient(notebook, timeout=300, kernel_name="python3",
-                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    NotebookClient(
+        notebook,
+        timeout=300,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(path.parent)}},
+    ).execute()
     return notebook
 
 
@@ -35,8 +39,9 @@ def expected_to_raise(cell: nbformat.NotebookNode) -> bool:
 def test_notebook_runs_clean(path):
     notebook = execute(path)
     code = [c for c in notebook.cells if c.cell_type == "code"]
-    errors = [o for c in code if not expected_to_raise(c) for o in c.outputs
-              if o.output_type == "error"]
+    errors = [
+        o for c in code if not expected_to_raise(c) for o in c.outputs if o.output_type == "error"
+    ]
     assert not errors
     for cell in filter(expected_to_raise, code):  # they fail as they say they do
         assert [o.output_type for o in cell.outputs] == ["error"]
@@ -46,8 +51,10 @@ def test_tour_failing_cell_points_at_the_helper_line():
     tour = execute(NOTEBOOKS_DIR / "tour.ipynb")
     (cell,) = [c for c in tour.cells if expected_to_raise(c)]
     (error,) = cell.outputs
-    assert (error.ename, error.evalue) == ("IndexError",
-                                           "index 6 is out of bounds for axis 0 with size 6")
+    assert (error.ename, error.evalue) == (
+        "IndexError",
+        "index 6 is out of bounds for axis 0 with size 6",
+    )
     text = re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(error.traceback))
     where = re.findall(r"Cell In\[\d+\], line (\d+)", text)
     assert where[-2:] == ["11", "4"]  # the graph function's loop line, then the helper's

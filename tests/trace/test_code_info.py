@@ -30,8 +30,11 @@ def test_loops_that_write_a_name_twice_or_hold_a_loop_are_not_flat():
         return x
 
     assert not loop_of(twice).flat
-    loops = {line.loop.header: line.loop
-             for line in code_info(programs.nested.__code__).lines.values() if line.loop}
+    loops = {
+        line.loop.header: line.loop
+        for line in code_info(programs.nested.__code__).lines.values()
+        if line.loop
+    }
     outer, inner = sorted(loops)
     assert not loops[outer].flat and loops[inner].flat
 

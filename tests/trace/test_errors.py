@@ -18,8 +18,7 @@ def test_exception_ends_the_recording_at_the_failing_step():
 
 
 def test_exception_after_the_step_limit_still_shows_the_failing_step():
-    recording = record(partial(programs.fails_late, 1000),
-                       Limits(max_steps=100, keep_first=10**9))
+    recording = record(partial(programs.fails_late, 1000), Limits(max_steps=100, keep_first=10**9))
     failing = recording.steps[recording.error.step]
     assert failing.kind == "error"
     assert failing.line.strip() == "total += 1.0 / (n - 1 - i)"

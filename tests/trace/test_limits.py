@@ -8,16 +8,18 @@ from nbgraph.trace import Limits, record, step
 
 
 def test_step_limit():
-    recording = record(partial(programs.calls_helper, 10**4),
-                       Limits(max_steps=300, keep_first=10**9))
+    recording = record(
+        partial(programs.calls_helper, 10**4), Limits(max_steps=300, keep_first=10**9)
+    )
     assert 300 <= len(recording.steps) <= 302
     assert "step limit (300)" in recording.notes[-1]
     assert recording.result == sum(i * i for i in range(10**4))
 
 
 def test_memory_limit():
-    recording = record(partial(programs.calls_helper, 10**4),
-                       Limits(max_memory=200_000, keep_first=10**9))
+    recording = record(
+        partial(programs.calls_helper, 10**4), Limits(max_memory=200_000, keep_first=10**9)
+    )
     assert "memory limit" in recording.notes[-1]
     assert len(recording.steps) < 2000
 

@@ -13,9 +13,15 @@ EVERYTHING = Limits(max_steps=10**7, keep_first=10**9)
 
 
 def described(recording):
-    return [(s.function, s.lineno, s.kind, {k: v.text if hasattr(v, "text") else v
-                                            for k, v in s.locals.items()})
-            for s in recording.steps]
+    return [
+        (
+            s.function,
+            s.lineno,
+            s.kind,
+            {k: v.text if hasattr(v, "text") else v for k, v in s.locals.items()},
+        )
+        for s in recording.steps
+    ]
 
 
 def assert_kept_steps_are_true(compact, full):
@@ -56,8 +62,9 @@ def test_compacted_recording_agrees_with_the_full_one(fn, args, capsys):
 
 def test_first_and_last_iterations_are_kept():
     recording = step(programs.branches, 100)
-    i_values = [s.locals["i"].text for s in recording.steps
-                if s.kind == "line" and "i" in s.changed]
+    i_values = [
+        s.locals["i"].text for s in recording.steps if s.kind == "line" and "i" in s.changed
+    ]
     assert i_values == ["0", "1", "2", "3", "4", "95", "96", "97", "98", "99"]
     skipped = [s for s in recording.steps if s.kind == "skipped"]
     assert len(skipped) == 1
@@ -69,12 +76,12 @@ def test_iterations_reaching_a_new_line_or_raising_are_kept():
     recording = step(programs.catches, 200)
     raised = [s.locals["i"].text for s in recording.steps if s.raised]
     assert raised == ["0", "50", "100", "150"]
-    assert all(s.raised.startswith("ZeroDivisionError") for s in recording.steps
-               if s.raised)
+    assert all(s.raised.startswith("ZeroDivisionError") for s in recording.steps if s.raised)
 
 
 def test_keep_limits_are_options():
     recording = record(partial(programs.branches, 100), Limits(keep_first=1, keep_last=0))
-    i_values = [s.locals["i"].text for s in recording.steps
-                if s.kind == "line" and "i" in s.changed]
+    i_values = [
+        s.locals["i"].text for s in recording.steps if s.kind == "line" and "i" in s.changed
+    ]
     assert i_values == ["0"]

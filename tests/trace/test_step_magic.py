@@ -12,7 +12,7 @@ from nbclient import NotebookClient
 
 CELLS = {
     "load": "from nbgraph.kernel.step_magic import StepMagics\n"
-            "get_ipython().register_magics(StepMagics)\nimport numpy as np",
+    "get_ipython().register_magics(StepMagics)\nimport numpy as np",
     "define": "def double(v):\n    w = v * 2\n    return w",
     "step": "%%step\nx = np.arange(4.0)\ny = double(x)\nprint('sum', y.sum())\ny.sum() + 1",
     "after": "print(x.tolist(), y.tolist())",
@@ -36,16 +36,21 @@ def outputs(nb: nbformat.NotebookNode, name: str) -> list:
 def recordings(nb: nbformat.NotebookNode) -> dict[str, dict]:
     """model id -> recording, from the widget state saved with the notebook."""
     state = nb.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
-    return {model_id: model["state"]["recording"] for model_id, model in state.items()
-            if "recording" in model["state"]}
+    return {
+        model_id: model["state"]["recording"]
+        for model_id, model in state.items()
+        if "recording" in model["state"]
+    }
 
 
 def recording_of(nb: nbformat.NotebookNode, name: str) -> dict:
-    views = [o for o in outputs(nb, name) if o.output_type == "display_data"
-             and "application/vnd.jupyter.widget-view+json" in o.data]
+    views = [
+        o
+        for o in outputs(nb, name)
+        if o.output_type == "display_data" and "application/vnd.jupyter.widget-view+json" in o.data
+    ]
     assert len(views) == 1
-    return recordings(nb)[views[0].data["application/vnd.jupyter.widget-view+json"]
-                          ["model_id"]]
+    return recordings(nb)[views[0].data["application/vnd.jupyter.widget-view+json"]["model_id"]]
 
 
 def test_the_cell_runs_as_usual(notebook):
@@ -64,8 +69,16 @@ def test_steps_map_to_the_cells_lines(notebook):
     assert cell["executionCount"] == 3 and helper["executionCount"] == 2
     frames = recording["frames"]
     steps = [(frames[f]["function"], line) for f, line, _ in recording["steps"]]
-    assert steps == [("<cell>", 2), ("<cell>", 3), ("double", 2), ("double", 3),
-                     ("double", 3), ("<cell>", 4), ("<cell>", 5), ("<cell>", 5)]
+    assert steps == [
+        ("<cell>", 2),
+        ("<cell>", 3),
+        ("double", 2),
+        ("double", 3),
+        ("double", 3),
+        ("<cell>", 4),
+        ("<cell>", 5),
+        ("<cell>", 5),
+    ]
     names = recording["names"]
     shown = {names[name] for _, _, name, _ in recording["changes"]}
     assert shown == {"x", "y", "v", "w", "return"}  # no hidden or IPython names
@@ -76,8 +89,10 @@ def test_an_error_ends_the_recording_and_is_raised(notebook):
     errors = [o for o in outputs(notebook, "error") if o.output_type == "error"]
     assert errors[0].ename == "ZeroDivisionError"
     traceback = re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(errors[0].traceback))
-    assert "Cell In[5], line 3\n      1 %%step --max-steps 50\n      2 z = 1\n" \
-           "----> 3 w = z / 0" in traceback
+    assert (
+        "Cell In[5], line 3\n      1 %%step --max-steps 50\n      2 z = 1\n"
+        "----> 3 w = z / 0" in traceback
+    )
     assert "step_magic" not in traceback and "recorder" not in traceback
     recording = recording_of(notebook, "error")
     assert recording["error"] == {"step": 1, "text": "ZeroDivisionError: division by zero"}

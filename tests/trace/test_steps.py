@@ -31,8 +31,10 @@ def test_every_line_and_the_lines_of_called_user_functions():
         ("caller", at("return c"), "return"),
     ]
     assert [s.frame.depth for s in recording.steps] == [0, 1, 1, 1, 0, 0, 0]
-    assert recording.steps[1].stack == [("caller", at("b = scale(a, 2)")),
-                                        ("scale", at("w = v * k", programs.scale))]
+    assert recording.steps[1].stack == [
+        ("caller", at("b = scale(a, 2)")),
+        ("scale", at("w = v * k", programs.scale)),
+    ]
     assert recording.steps[3].locals["return"].text.startswith("float64[3] [0, 2, 4]")
     np.testing.assert_array_equal(recording.result, [1.0, 3.0, 5.0])
     assert recording.exception is None and recording.error is None
@@ -57,8 +59,11 @@ def test_generators_are_stepped_into_at_each_resume():
     recording = step(programs.sums_squares, 3)
     functions = [s.function for s in recording.steps]
     assert functions.count("squares") >= 6
-    yields = [s.locals["return"].text for s in recording.steps
-              if s.function == "squares" and s.kind == "return"][:3]
+    yields = [
+        s.locals["return"].text
+        for s in recording.steps
+        if s.function == "squares" and s.kind == "return"
+    ][:3]
     assert yields == ["0", "1", "4"]
     assert recording.result == 5
 
@@ -84,5 +89,9 @@ def test_a_graph_function_call_is_one_step_even_when_it_is_traced():
     # the user's file name) is stepped into.
     assert {s.function for s in recording.steps} == {"calls_a_graph_function"}
     assert [s.lineno for s in recording.steps] == [
-        at("import nbgraph"), at("graph = ng.function"), at("y = graph(x)"),
-        at("return y + 1"), at("return y + 1")]
+        at("import nbgraph"),
+        at("graph = ng.function"),
+        at("y = graph(x)"),
+        at("return y + 1"),
+        at("return y + 1"),
+    ]

@@ -41,6 +41,6 @@ def scaled_item(x, i):
 
 def noisy(x):
     if x.sum() > 0:
-        print("a<b> & \"q\" \\ {x} é", f"{x[0]!r:>6}")
+        print('a<b> & "q" \\ {x} é', f"{x[0]!r:>6}")
     assert x[0] >= 0, 'tab\there "quoted" <b>'
     return x * 2

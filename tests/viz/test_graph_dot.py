@@ -46,16 +46,24 @@ def test_nested_cond_and_while_are_nested_clusters():
     outer, inner = graph.find(Op.WHILE)
     (cond,) = graph.find(Op.COND)
     source = to_dot(graph).source
-    depth = {m.group(2): len(m.group(1))
-             for m in re.finditer(r"^(\t*)subgraph (cluster_\w+) \{", source, re.M)}
+    depth = {
+        m.group(2): len(m.group(1))
+        for m in re.finditer(r"^(\t*)subgraph (cluster_\w+) \{", source, re.M)
+    }
     o, c, i = ident(graph, outer), ident(graph, cond), ident(graph, inner)
     assert depth == {
-        f"cluster_{o}": 1, f"cluster_{o}_test": 2, f"cluster_{o}_body": 2,
-        f"cluster_{c}": 3, f"cluster_{c}_then": 4, f"cluster_{c}_else": 4,
-        f"cluster_{i}": 5, f"cluster_{i}_test": 6, f"cluster_{i}_body": 6,
+        f"cluster_{o}": 1,
+        f"cluster_{o}_test": 2,
+        f"cluster_{o}_body": 2,
+        f"cluster_{c}": 3,
+        f"cluster_{c}_then": 4,
+        f"cluster_{c}_else": 4,
+        f"cluster_{i}": 5,
+        f"cluster_{i}_test": 6,
+        f"cluster_{i}_body": 6,
     }
     # The body's loop variables are named; values flow through entry and exit nodes.
-    assert re.search(r'label=<<b>total</b>', source)
+    assert re.search(r"label=<<b>total</b>", source)
     assert f"{i}_end -> {c}_end" in source
     assert f"{c}_end -> {o}_end" in source
 
@@ -99,7 +107,7 @@ def test_folded_cluster_is_one_node_with_the_edges_of_its_contents():
     for node in inside:
         assert not re.search(rf"^\s*{ident(graph, node)} \[", source, re.M)
     assert re.search(rf"^\s*{o} \[.*shape=box3d", source, re.M)
-    assert f"▸ while</b><br/><font point-size=\"8\" color=\"#4b5563\">%{o[1:]} · L" in source
+    assert f'▸ while</b><br/><font point-size="8" color="#4b5563">%{o[1:]} · L' in source
     # The argument x is read inside the loop: its edge enters the folded node.
     assert f"n0 -> {o}" in source
     assert f"{o} -> results" in source
@@ -124,10 +132,11 @@ def test_edges_are_labeled_with_dtype_and_shape():
     f = ng.function(nested)
     x = np.arange(4.0) - 1
     plain = to_dot(f.graph(x, 3)).source
-    assert 'n0 -> ' in plain and 'label="float64[?]"' in plain
-    assert re.search(r'label=int\b', plain)
+    assert "n0 -> " in plain and 'label="float64[?]"' in plain
+    assert re.search(r"label=int\b", plain)
     assert "label=" not in "\n".join(
-        line for line in lines_of(to_dot(f.graph(x, 3), types=False)) if "->" in line)
+        line for line in lines_of(to_dot(f.graph(x, 3), types=False)) if "->" in line
+    )
     run = to_dot(f.graph(x, 3, inspect=True)).source
     assert 'label="float64[4]"' in run and 'label="float64[?]"' not in run
     assert "float64[4] min -1 max 2 mean 0.5" in run
@@ -174,7 +183,10 @@ def test_without_dot_a_clear_error(monkeypatch, tmp_path):
 def test_text_from_user_code_is_escaped():
     graph = ng.function(noisy).graph(np.arange(3.0))
     svg = ET.fromstring(to_svg(graph).split("\n", 3)[3])  # after the XML prolog
-    titles = [a.get("{http://www.w3.org/1999/xlink}title") for a in svg.iter()
-              if a.get("{http://www.w3.org/1999/xlink}title")]
+    titles = [
+        a.get("{http://www.w3.org/1999/xlink}title")
+        for a in svg.iter()
+        if a.get("{http://www.w3.org/1999/xlink}title")
+    ]
     assert any("""'a<b> & "q" """ in t and "{x} é'" in t for t in titles)
     assert any("""there "quoted" <b>'""" in t for t in titles)

@@ -9,7 +9,7 @@ from nbclient import NotebookClient
 from nbconvert import HTMLExporter
 
 CELLS = [
-    '''import numpy as np
+    """import numpy as np
 import nbgraph as ng
 
 
@@ -19,7 +19,7 @@ def clipped_sum(x, limit):
     for v in x:
         if v > limit:
             total += v
-    return total''',
+    return total""",
     "clipped_sum.graph(np.arange(5.0), 3.0)",
     """view = clipped_sum.graph(np.arange(5.0), 3.0).widget()
 where = next(i for i in view.nodes.values() if i["op"] == ">")["location"]
@@ -31,18 +31,25 @@ def test_graph_output_in_a_kernel_and_in_exported_html(tmp_path):
     notebook = nbformat.v4.new_notebook()
     notebook.cells = [nbformat.v4.new_code_cell(source) for source in CELLS]
     # Saved as JupyterLab saves by default: without the widgets' state.
-    NotebookClient(notebook, timeout=120, kernel_name="python3", store_widget_state=False,
-                   resources={"metadata": {"path": str(tmp_path)}}).execute()
+    NotebookClient(
+        notebook,
+        timeout=120,
+        kernel_name="python3",
+        store_widget_state=False,
+        resources={"metadata": {"path": str(tmp_path)}},
+    ).execute()
     (output,) = notebook.cells[1].outputs
     data = output["data"]
-    assert set(data) == {"application/vnd.jupyter.widget-view+json", "image/svg+xml",
-                         "text/plain"}
+    assert set(data) == {"application/vnd.jupyter.widget-view+json", "image/svg+xml", "text/plain"}
     assert data["text/plain"].startswith("graph clipped_sum\n  params %0, %1")
     assert '<g id="cluster_' in data["image/svg+xml"]
     (printed,) = notebook.cells[2].outputs
     assert printed["text"] == "Cell In[1], line 9, in clipped_sum | if v > limit:\n"
 
     html, _ = HTMLExporter().from_notebook_node(notebook)
-    (image,) = re.findall(r'data-mime-type="image/svg\+xml"[^>]*>\s*<img[^>]*'
-                          r'src="data:image/svg\+xml;base64,([^"]+)"', html)
+    (image,) = re.findall(
+        r'data-mime-type="image/svg\+xml"[^>]*>\s*<img[^>]*'
+        r'src="data:image/svg\+xml;base64,([^"]+)"',
+        html,
+    )
     assert base64.b64decode(image).decode() == data["image/svg+xml"]

@@ -15,11 +15,13 @@ def test_listing_nests_regions_and_names_lines():
     graph = ng.function(nested).graph(np.arange(4.0), 3)
     text = str(graph)
     assert text == str(ng.function(nested).graph(np.arange(4.0), 3))  # stable
-    indents = [(len(line) - len(line.lstrip()), line.strip().split(" ")[-1])
-               for line in text.splitlines() if line.strip().endswith(":")]
+    indents = [
+        (len(line) - len(line.lstrip()), line.strip().split(" ")[-1])
+        for line in text.splitlines()
+        if line.strip().endswith(":")
+    ]
     # while > body > cond > then > while > test/body, and the cond's else.
-    assert [name for _, name in indents] == [
-        "test:", "body:", "then:", "test:", "body:", "else:"]
+    assert [name for _, name in indents] == ["test:", "body:", "then:", "test:", "body:", "else:"]
     assert [depth for depth, _ in indents] == [4, 4, 8, 12, 12, 8]
     names = node_names(graph)
     lines = {line.strip().split(" = ")[0]: line for line in text.splitlines() if " = " in line}

@@ -15,6 +15,8 @@ def unsupported_argument(value: Any) -> str | None:
     if value.dtype.kind not in "biufc" or value.dtype == np.float16:
         return f"an array of {value.dtype}, which Numba does not compile"
     if not value.dtype.isnative:
-        return (f"a {value.dtype.newbyteorder('=')} array in the other byte order "
-                f"({value.dtype.str}); .astype({value.dtype.name!r}) makes a native one")
+        return (
+            f"a {value.dtype.newbyteorder('=')} array in the other byte order "
+            f"({value.dtype.str}); .astype({value.dtype.name!r}) makes a native one"
+        )
     return None

@@ -18,11 +18,34 @@ from ...graph.ir import Node, Op, Region
 from ...graph.types import ARRAY, TensorType
 
 # Transcendental ufuncs: NumPy's SIMD loops beat scalar libm in compiled loops.
-TRANSCENDENTAL = frozenset({
-    np.exp, np.exp2, np.expm1, np.log, np.log2, np.log10, np.log1p, np.sin, np.cos,
-    np.tan, np.arcsin, np.arccos, np.arctan, np.arctan2, np.sinh, np.cosh, np.tanh,
-    np.arcsinh, np.arccosh, np.arctanh, np.power, np.float_power, np.cbrt, np.hypot,
-})
+TRANSCENDENTAL = frozenset(
+    {
+        np.exp,
+        np.exp2,
+        np.expm1,
+        np.log,
+        np.log2,
+        np.log10,
+        np.log1p,
+        np.sin,
+        np.cos,
+        np.tan,
+        np.arcsin,
+        np.arccos,
+        np.arctan,
+        np.arctan2,
+        np.sinh,
+        np.cosh,
+        np.tanh,
+        np.arcsinh,
+        np.arccosh,
+        np.arctanh,
+        np.power,
+        np.float_power,
+        np.cbrt,
+        np.hypot,
+    }
+)
 # Left to NumPy for integers: powers (negative exponents raise for arrays only) and fmod
 # (Numba gives its result the sign of the divisor).
 _INT_PARTIAL = frozenset({operator.pow, np.power, np.float_power, np.fmod})
@@ -55,9 +78,14 @@ def is_float_clip(node: Node) -> bool:
     expression is ``helpers.clip``).  NumPy's loop for array bounds keeps the other of
     two equal zeros, so those stay NumPy's."""
     call = node.arg
-    return call.fn is np.clip and len(call.args) == 3 and len(node.inputs) == 3 and \
-        isinstance(node.type, TensorType) and node.type.dtype.kind == "f" and \
-        all(isinstance(b.type, TensorType) and b.type.ndim == 0 for b in node.inputs[1:])
+    return (
+        call.fn is np.clip
+        and len(call.args) == 3
+        and len(node.inputs) == 3
+        and isinstance(node.type, TensorType)
+        and node.type.dtype.kind == "f"
+        and all(isinstance(b.type, TensorType) and b.type.ndim == 0 for b in node.inputs[1:])
+    )
 
 
 def is_select(node: Node) -> bool:
@@ -73,27 +101,34 @@ def small_power(node: Node) -> int | float | None:
     exponents are NumPy's ``power`` loop: ``x * x * x`` differs from it in the last bit
     for a quarter of the values)."""
     call = node.arg
-    if call.fn not in (operator.pow, np.power) or len(node.inputs) != 1 or \
-            len(call.args) != 2 or node.inputs[0].type.dtype.kind != "f":
+    if (
+        call.fn not in (operator.pow, np.power)
+        or len(node.inputs) != 1
+        or len(call.args) != 2
+        or node.inputs[0].type.dtype.kind != "f"
+    ):
         return None
     exponent = call.args[1]
     return exponent if type(exponent) in (int, float) and exponent in (2, 0.5) else None
 
 
 def _fusable(node: Node) -> bool:
-    if node.op is not Op.CALL or not (is_elementwise(node.arg.fn) or is_float_clip(node)
-                                      or is_select(node)):
+    if node.op is not Op.CALL or not (
+        is_elementwise(node.arg.fn) or is_float_clip(node) or is_select(node)
+    ):
         return False
     if node.arg.kwargs or not isinstance(node.type, TensorType):
         return False
     if node.type.flavor != ARRAY or node.type.ndim == 0:
         return False
-    return all(isinstance(i.type, TensorType) for i in node.inputs) and \
-        node.type.dtype.kind in "biufc"
+    return (
+        all(isinstance(i.type, TensorType) for i in node.inputs) and node.type.dtype.kind in "biufc"
+    )
 
 
-def find_groups(region: Region, uses: dict[Node, int],
-                fusable: Callable[[Node], bool] = _fusable) -> dict[Node, Group]:
+def find_groups(
+    region: Region, uses: dict[Node, int], fusable: Callable[[Node], bool] = _fusable
+) -> dict[Node, Group]:
     """Groups of this region, keyed by every member (roots and inner nodes); ``fusable``
     says which nodes a backend can compute element by element."""
     in_region = set(region.nodes)
@@ -107,16 +142,19 @@ def find_groups(region: Region, uses: dict[Node, int],
             current = stack.pop()
             group.members.append(current)
             for source in current.inputs:
-                inner = (source in in_region and fusable(source) and uses.get(source) == 1
-                         and source not in groups)
+                inner = (
+                    source in in_region
+                    and fusable(source)
+                    and uses.get(source) == 1
+                    and source not in groups
+                )
                 if inner:
                     stack.append(source)
                 elif source not in group.inputs:
                     group.inputs.append(source)
         order = {n: i for i, n in enumerate(region.nodes)}
         group.members.sort(key=order.__getitem__)
-        if len(group.members) > 1 or any(
-                i.type.ndim == node.type.ndim for i in group.inputs):
+        if len(group.members) > 1 or any(i.type.ndim == node.type.ndim for i in group.inputs):
             for member in group.members:
                 groups[member] = group
     return groups

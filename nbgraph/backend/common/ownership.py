@@ -76,16 +76,22 @@ class Ownership:
                 self._roots[node] = self._projs[node.inputs[0], node.arg]
             if _is_update(node):
                 target = node.inputs[0]
-                if (target in fresh and target in mine
-                        and _dead_after(target, i, last_use, borrowers)):
+                if (
+                    target in fresh
+                    and target in mine
+                    and _dead_after(target, i, last_use, borrowers)
+                ):
                     self.in_place.add(node)
                     fresh.add(node)
                     self._roots[node] = self._roots.get(target, Roots({target}))
                     self._written |= self._roots[node]
                 else:
                     self._copied(node, _reason(node, target, fresh, mine))
-            elif node.op is Op.CALL and not _may_alias_input(node) and isinstance(
-                    node.type, (TensorType, ListType)):
+            elif (
+                node.op is Op.CALL
+                and not _may_alias_input(node)
+                and isinstance(node.type, (TensorType, ListType))
+            ):
                 fresh.add(node)
                 self._roots[node] = Roots({node})
         return fresh
@@ -94,40 +100,50 @@ class Ownership:
         if self._depth:
             self.copies[node] = why
 
-    def _cond(self, node: Node, i: int, last_use: dict, borrowers: dict,
-              fresh: set[Node]) -> None:
+    def _cond(self, node: Node, i: int, last_use: dict, borrowers: dict, fresh: set[Node]) -> None:
         """Branches may update in place the owned values the ``if`` consumes; a result
         both branches leave owned (and once only) is owned after it."""
         captured = Roots(v for v in fresh if _dead_after(v, i, last_use, borrowers))
-        outs = [(sub.results, self._region(sub, set(captured), captured))
-                for sub in node.regions()]
+        outs = [(sub.results, self._region(sub, set(captured), captured)) for sub in node.regions()]
         for k in range(len(node.type.items)):
-            if all(results[k] in owned and results.count(results[k]) == 1
-                   for results, owned in outs):
+            if all(
+                results[k] in owned and results.count(results[k]) == 1 for results, owned in outs
+            ):
                 self._projs[node, k] = Roots().union(
-                    *(self._roots.get(results[k], Roots({results[k]})) for results, _ in outs))
+                    *(self._roots.get(results[k], Roots({results[k]})) for results, _ in outs)
+                )
 
-    def _while(self, node: Node, i: int, last_use: dict, borrowers: dict,
-               fresh: set[Node]) -> None:
+    def _while(self, node: Node, i: int, last_use: dict, borrowers: dict, fresh: set[Node]) -> None:
         """Analyse a loop; the results it owns are recorded for their projections."""
         test, body = node.arg
         self._depth += 1
         self._region(test, set(), Roots())
-        handed = [value in fresh and _dead_after(value, i, last_use, borrowers)
-                  for value in node.inputs]
+        handed = [
+            value in fresh and _dead_after(value, i, last_use, borrowers) for value in node.inputs
+        ]
         # Body params start owned (a state value that enters shared is copied first) as
         # long as each iteration hands the next a fresh, unshared value.
         owned = set(body.params)
         while True:
-            saved = (set(self.in_place), set(self._written), dict(self.copies),
-                     set(self.copy_on_entry))
+            saved = (
+                set(self.in_place),
+                set(self._written),
+                dict(self.copies),
+                set(self.copy_on_entry),
+            )
             for k, param in enumerate(body.params):
-                self._roots[param] = (self._roots.get(node.inputs[k], Roots()) | {param}
-                                      if handed[k] else Roots({param}))
+                self._roots[param] = (
+                    self._roots.get(node.inputs[k], Roots()) | {param}
+                    if handed[k]
+                    else Roots({param})
+                )
             fresh_out = self._region(body, owned, Roots())
-            bad = {p for k, p in enumerate(body.params)
-                   if p in owned and (body.results[k] not in fresh_out
-                                      or body.results.count(body.results[k]) > 1)}
+            bad = {
+                p
+                for k, p in enumerate(body.params)
+                if p in owned
+                and (body.results[k] not in fresh_out or body.results.count(body.results[k]) > 1)
+            }
             if not bad:
                 break
             self.in_place, self._written, self.copies, self.copy_on_entry = saved
@@ -136,8 +152,11 @@ class Ownership:
         for k, param in enumerate(body.params):
             if param in self._written and not handed[k]:
                 self.copy_on_entry.add((node, k))
-                self._copied(node, "copies an array each time the loop starts (the value "
-                                   "it starts from is still used elsewhere)")
+                self._copied(
+                    node,
+                    "copies an array each time the loop starts (the value "
+                    "it starts from is still used elsewhere)",
+                )
                 if param in owned:
                     self._projs[node, k] = Roots({param})
             elif handed[k] and param in owned:
@@ -146,8 +165,7 @@ class Ownership:
 
 def _reason(node: Node, target: Node, fresh: set[Node], mine: set[Node]) -> str:
     """Why an update copies its input, in the user's terms."""
-    kind, verb = (("list", "append") if node.arg.fn is runtime.list_append
-                  else ("array", "write"))
+    kind, verb = ("list", "append") if node.arg.fn is runtime.list_append else ("array", "write")
     if target.op is Op.CONST:
         why = f"the {kind} is a constant of the graph"
     elif target not in fresh:
@@ -178,8 +196,10 @@ def report_copies(graph: Graph, ownership: Ownership, marked: dict[Node, str]) -
         warnings.warn_explicit(
             f"nbgraph: graph '{graph.name}' at {where}: this update inside a loop {why}; "
             "it costs time proportional to the array's size per iteration",
-            NbgraphPerformanceWarning, loc.filename if loc else "<graph>",
-            loc.lineno if loc else 0)
+            NbgraphPerformanceWarning,
+            loc.filename if loc else "<graph>",
+            loc.lineno if loc else 0,
+        )
 
 
 def _uses(node: Node) -> set[Node]:
@@ -223,4 +243,3 @@ def _dead_after(node: Node, i: int, last_use: dict, borrowers: dict) -> bool:
             return False
         stack.extend(borrowers.get(current, ()))
     return True
-

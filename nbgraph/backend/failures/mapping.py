@@ -34,8 +34,13 @@ _RUN = "__nbgraph_run__"
 LOCATE_SECONDS = 10.0  # how long the interpret backend may take to find the failing node
 
 
-def mark_run(exc: BaseException, graph: Graph, leaves: Sequence[Any], located: bool,
-             failed: Callable[[Node | None], None]) -> None:
+def mark_run(
+    exc: BaseException,
+    graph: Graph,
+    leaves: Sequence[Any],
+    located: bool,
+    failed: Callable[[Node | None], None],
+) -> None:
     """Record that ``exc`` came from running ``graph`` on ``leaves``; ``located``: the
     backend tags exceptions with their complete failure site itself; ``failed`` is told
     the failing node once it is known (the graph itself is never changed)."""
@@ -74,8 +79,7 @@ def user_error(exc: BaseException) -> BaseException:
     return _chained(error, exc if error is not exc else None, full)
 
 
-def _chained(error: BaseException, compiled: BaseException | None,
-             full: bool) -> BaseException:
+def _chained(error: BaseException, compiled: BaseException | None, full: bool) -> BaseException:
     """``error`` with no exception chain shown, or (``full``) with the compiled backend's
     own exception as its context."""
     if full:
@@ -90,9 +94,11 @@ def _chained(error: BaseException, compiled: BaseException | None,
 def _notes(graph: Graph, site: FailureSite | None) -> list[str]:
     if site is not None:
         return site_notes(site, graph)
-    return [f"(raised while running the compiled graph '{graph.name}'; the interpret "
-            "backend could not reproduce the error on the same inputs to locate it, "
-            "e.g. because the graph changed an input array in place before failing)"]
+    return [
+        f"(raised while running the compiled graph '{graph.name}'; the interpret "
+        "backend could not reproduce the error on the same inputs to locate it, "
+        "e.g. because the graph changed an input array in place before failing)"
+    ]
 
 
 def _locate(graph: Graph, leaves: Sequence[Any]) -> BaseException | None:
@@ -102,8 +108,11 @@ def _locate(graph: Graph, leaves: Sequence[Any]) -> BaseException | None:
     leaves = [host_value(leaf) for leaf in leaves]  # the CUDA backend's device arrays
     sink = io.StringIO()
     try:
-        with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink), \
-                warnings.catch_warnings():
+        with (
+            contextlib.redirect_stdout(sink),
+            contextlib.redirect_stderr(sink),
+            warnings.catch_warnings(),
+        ):
             warnings.simplefilter("ignore")
             interpreter.run(leaves)
     except TimeoutError:

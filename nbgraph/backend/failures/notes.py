@@ -15,8 +15,9 @@ from ...graph.printer import format_node, node_names
 from ...graph.types import TokenType
 from .sites import FailureSite
 
-HIDDEN_FRAMES = ("(nbgraph hid its internal frames from this traceback; "
-                 "set NBGRAPH_TRACEBACK=full to see them)")
+HIDDEN_FRAMES = (
+    "(nbgraph hid its internal frames from this traceback; set NBGRAPH_TRACEBACK=full to see them)"
+)
 
 
 def summary(value: Any) -> str:
@@ -39,16 +40,22 @@ def site_notes(site: FailureSite, graph: Graph) -> list[str]:
     names = node_names(graph)
     name = lambda node: names.get(node, "%?")  # noqa: E731
     notes = [f"in graph '{graph.name}': {format_node(site.node, name)}"]
-    operands = [f"{name(node)} = {summary(value)}"
-                for node, value in zip(site.node.inputs, site.operands)
-                if not isinstance(node.type, TokenType)]
+    operands = [
+        f"{name(node)} = {summary(value)}"
+        for node, value in zip(site.node.inputs, site.operands)
+        if not isinstance(node.type, TokenType)
+    ]
     if operands:
         notes.append(f"  operands: {', '.join(operands)}")
-    notes += [_loop_note(step.node, step.node.arg[1].unrolled + step.completed, step.state)
-              for step in site.loops]
+    notes += [
+        _loop_note(step.node, step.node.arg[1].unrolled + step.completed, step.state)
+        for step in site.loops
+    ]
     if site.node.loc is not None:
-        notes += [f"in iteration {k} of the loop at line {line} (unrolled while tracing)"
-                  for line, k in site.node.loc.unrolled]
+        notes += [
+            f"in iteration {k} of the loop at line {line} (unrolled while tracing)"
+            for line, k in site.node.loc.unrolled
+        ]
     return notes
 
 

@@ -40,8 +40,9 @@ def tag(exc: BaseException, node: Node, operands: list[Any]) -> None:
         setattr(exc, _ATTRIBUTE, FailureSite(node, list(operands)))
 
 
-def tag_loop(exc: BaseException, node: Node, completed: int, names: tuple,
-             state: list[Any]) -> None:
+def tag_loop(
+    exc: BaseException, node: Node, completed: int, names: tuple, state: list[Any]
+) -> None:
     """Record that ``exc`` escaped iteration ``completed + 1`` of the loop ``node``."""
     site = site_of(exc)
     if site is not None:

@@ -37,7 +37,7 @@ def squared_deviations(f, start, n, shift, zero, buf, ws):
             fo[depth, 2] = 0
             depth += 1
             size = half
-        run = f[begin:begin + size]  # indexed from 0: the loop vectorizes
+        run = f[begin : begin + size]  # indexed from 0: the loop vectorizes
         for i in range(size):
             d = run[i] - shift
             buf[i] = d * d
@@ -70,10 +70,8 @@ def extreme(f, start, n, method):
     there are none."""
     if n == 0:
         if method == MAX:
-            raise ValueError("zero-size array to reduction operation maximum which has no "
-                             "identity")
-        raise ValueError("zero-size array to reduction operation minimum which has no "
-                         "identity")
+            raise ValueError("zero-size array to reduction operation maximum which has no identity")
+        raise ValueError("zero-size array to reduction operation minimum which has no identity")
     return nonempty_extreme(f, start, n, method)
 
 
@@ -114,8 +112,9 @@ def _vectorized(f, start, n, method):
 def _vectorized_impl(f, start, n, method):
     dtype = f.dtype
     if not isinstance(dtype, types.Float) or dtype.bitwidth not in (32, 64):
+
         def best(f, start, n, method):
-            w = f[start:start + n]  # indexed from 0: no negative-index checks
+            w = f[start : start + n]  # indexed from 0: no negative-index checks
             m = w[0]
             if method == MAX:
                 for i in range(n):
@@ -124,6 +123,7 @@ def _vectorized_impl(f, start, n, method):
                 for i in range(n):
                     m = min(m, w[i])
             return m, True
+
         return best
     # A float's bits as a signed integer, its magnitude bits flipped when negative, order
     # the floats (-0.0 below 0.0); the largest magnitude bits above infinity's are a NaN.
@@ -133,7 +133,7 @@ def _vectorized_impl(f, start, n, method):
     infinity = np.array(np.inf, str(dtype)).view(bits)[()]
 
     def best_of_bits(f, start, n, method):
-        b = f.view(bits)[start:start + n]  # indexed from 0: no negative-index checks
+        b = f.view(bits)[start : start + n]  # indexed from 0: no negative-index checks
         x = b[0]
         key = bits.type(x ^ ((x >> sign) & magnitude))
         size = bits.type(x & magnitude)
@@ -149,14 +149,17 @@ def _vectorized_impl(f, start, n, method):
                 size = max(size, bits.type(x & magnitude))
         key = bits.type(key ^ ((key >> sign) & magnitude))
         return _float_of_bits(key, f[start]), size <= infinity
+
     return best_of_bits
 
 
 @intrinsic
 def _float_of_bits(typingctx, value, like):
     """The float of ``like``'s type whose bits are the integer ``value``."""
+
     def codegen(context, builder, signature, args):
         return builder.bitcast(args[0], context.get_value_type(signature.return_type))
+
     return like(value, like), codegen
 
 
@@ -197,8 +200,7 @@ def _spread(squares, n, ddof, method, cell):
 @njit(cache=True)
 def _scratch(zero, size):
     """What ``statistic`` works in: a result cell, a run buffer and the tree stacks."""
-    return np.full(1, zero), np.empty(min(size, BUFFER), np.asarray(zero).dtype), \
-        workspace(zero)
+    return np.full(1, zero), np.empty(min(size, BUFFER), np.asarray(zero).dtype), workspace(zero)
 
 
 @njit(cache=True, boundscheck=False)
@@ -233,8 +235,9 @@ def rows(a, zero, method, ddof, converts):
         # Every row has the same pairwise tree: planned once, not walked per row.
         plan, stack = tree_plan(n1), np.full(64, zero)
         for i in range(n0):
-            out[i] = _planned_statistic(f, i * n1, n1, zero, method, ddof, converts, cell,
-                                        buf, plan, stack)
+            out[i] = _planned_statistic(
+                f, i * n1, n1, zero, method, ddof, converts, cell, buf, plan, stack
+            )
         return out
     for i in range(n0):
         out[i] = statistic(f, i * n1, n1, zero, method, ddof, converts, cell, buf, ws)
@@ -246,7 +249,7 @@ def _planned_statistic(f, start, n, zero, method, ddof, converts, cell, buf, pla
     """``statistic``'s sum, mean, var or std of ``f[start:start + n]`` by ``plan``
     (``tree_plan(n)``); ``buf`` holds ``n`` elements if ``converts`` or for var and std."""
     if converts:
-        run = f[start:start + n]
+        run = f[start : start + n]
         for j in range(n):
             buf[j] = run[j]
         s = zero + planned_sum(buf, 0, plan, zero, stack)
@@ -257,7 +260,7 @@ def _planned_statistic(f, start, n, zero, method, ddof, converts, cell, buf, pla
     shift = _mean(s, n, cell)
     if method == MEAN:
         return shift
-    run = f[start:start + n]  # indexed from 0: the loop vectorizes
+    run = f[start : start + n]  # indexed from 0: the loop vectorizes
     for j in range(n):
         d = run[j] - shift
         buf[j] = d * d

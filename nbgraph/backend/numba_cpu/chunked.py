@@ -53,8 +53,10 @@ class ChunkedGroup:
         scratch: dict[Node, np.ndarray] = {}
         for start in range(0, shape[0], rows):
             block = slice(start, start + rows)
-            values = {node: value[block] if whole else value
-                      for node, value, whole in zip(self.group.inputs, inputs, full)}
+            values = {
+                node: value[block] if whole else value
+                for node, value, whole in zip(self.group.inputs, inputs, full)
+            }
             target = out[block]
             plan = plans.get(target.shape[0])
             if plan is None:

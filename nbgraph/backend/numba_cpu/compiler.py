@@ -65,8 +65,11 @@ class NumbaGraph:
         self.copies: dict[Node, str] = {}
         self.fallback: Callable[[list[Any]], list[Any]] | None = None
         results = [r for r in graph.body.results if not isinstance(r.type, TokenType)]
-        self.converters = [(i, c) for i, c in enumerate(_output_converter(r.type) for r in
-                                                         results) if c is not None]
+        self.converters = [
+            (i, c)
+            for i, c in enumerate(_output_converter(r.type) for r in results)
+            if c is not None
+        ]
         self.const_results = [i for i, r in enumerate(results) if r.op.value == "const"]
         self._build()
 
@@ -77,7 +80,9 @@ class NumbaGraph:
         # Only the kernels run on several threads (their loops use prange): Numba's
         # parallel transformation of the whole graph function mistypes its values.
         self.dispatcher = numba.njit(
-            cache=True, boundscheck=True, error_model="python",
+            cache=True,
+            boundscheck=True,
+            error_model="python",
         )(getattr(self.module, FUNCTION))
         self.constants = tuple(self.lowering.constants)
         self.compiled = False
@@ -136,9 +141,14 @@ class NumbaGraph:
                     continue
                 node = self._failing_node(exc) if isinstance(exc, NumbaError) else None
                 if node is None or node in self.objmode:
-                    self._fall_back(unsupported(node) if node is not None else (
-                        f"Numba failed on the generated code ({type(exc).__name__}: "
-                        f"{_first_line(exc)})"))
+                    self._fall_back(
+                        unsupported(node)
+                        if node is not None
+                        else (
+                            f"Numba failed on the generated code ({type(exc).__name__}: "
+                            f"{_first_line(exc)})"
+                        )
+                    )
                     return
                 self.objmode.add(node)
                 self.python_nodes[node] = unsupported(node)
@@ -156,7 +166,9 @@ class NumbaGraph:
         warnings.warn(
             f"nbgraph: the CPU backend cannot compile graph '{self.graph.name}': {reason}; "
             "it runs with the interpret backend instead (correct, but slower)",
-            NbgraphPerformanceWarning, stacklevel=4)
+            NbgraphPerformanceWarning,
+            stacklevel=4,
+        )
         self.fallback = Interpreter(self.graph).run
         self.compiled = True
 

@@ -40,7 +40,7 @@ def python_power(a, b):
                 phase += b.imag * math.log(math.hypot(a.real, a.imag))
             if np.isinf(phase):
                 raise ZeroDivisionError("0.0 to a negative or complex power")
-        result = a ** b  # CPython's _Py_c_pow, as Numba's for b != 2
+        result = a**b  # CPython's _Py_c_pow, as Numba's for b != 2
     if np.isinf(result.real) or np.isinf(result.imag):
         raise OverflowError("complex exponentiation")
     return result

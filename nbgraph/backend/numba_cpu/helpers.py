@@ -107,7 +107,7 @@ def concat_arrays(lst, empty):
     at = 0
     for i in range(len(lst)):
         n = lst[i].shape[0]
-        out[at:at + n] = lst[i]
+        out[at : at + n] = lst[i]
         at += n
     return out
 
@@ -131,7 +131,7 @@ def float_power(x, y):
     """``x ** y`` on Python floats, with Python's ZeroDivisionError for 0.0 ** negative."""
     if x == 0.0 and y < 0.0:
         raise ZeroDivisionError("0.0 cannot be raised to a negative power")
-    return x ** y
+    return x**y
 
 
 @njit(cache=True)

@@ -51,9 +51,9 @@ class Lowering(Protocol):
     def block_loop(self, node: Node) -> bool:
         """Whether ``node`` is computed by NumPy's loop over a block."""
 
-    def numpy_loop(self, node: Node, inputs: list[str]
-                   ) -> tuple[np.ufunc, list[str]] | None:
+    def numpy_loop(self, node: Node, inputs: list[str]) -> tuple[np.ufunc, list[str]] | None:
         """The ufunc whose NumPy loop computes ``node``, and its operands (None: none)."""
+
 
 HEADER = '@njit(cache=True, boundscheck=False, error_model="numpy")'
 Lines = list[str]
@@ -95,8 +95,10 @@ class Operands:
     def element(self, access: Callable[[int, Node], str]) -> tuple[Lines, str]:
         """Lines computing the element whose operand elements ``access`` gives, and the
         expression of the result."""
-        element = {node: access(k, node) if _rank(node) else self.params[k]
-                   for k, node in enumerate(self.inputs)}
+        element = {
+            node: access(k, node) if _rank(node) else self.params[k]
+            for k, node in enumerate(self.inputs)
+        }
         lines: Lines = []
         for n, member in enumerate(self.group.members):
             args = [element[i] for i in member.inputs]
@@ -107,8 +109,7 @@ class Operands:
             lines.append(f"e{n} = {expr}")
         raise AssertionError("a group's root is its last member")
 
-    def stages(self, access: Callable[[int, Node], str]) -> tuple[list[Stage], Lines,
-                                                                   str | None]:
+    def stages(self, access: Callable[[int, Node], str]) -> tuple[list[Stage], Lines, str | None]:
         """The group split at the members NumPy's loops compute (``numpy_loops``): a
         ``Stage`` for each such member, in order, then the lines and expression of the
         result (None: the last stage's loop writes it).  A stage's members read earlier
@@ -124,8 +125,10 @@ class Operands:
                 user = consumer.get(user)
             return user
 
-        element = {node: access(k, node) if _rank(node) else self.params[k]
-                   for k, node in enumerate(self.inputs)}
+        element = {
+            node: access(k, node) if _rank(node) else self.params[k]
+            for k, node in enumerate(self.inputs)
+        }
         lines: dict[Node | None, Lines] = {m: [] for m in staged}
         lines[None] = []
         stages = []
@@ -150,8 +153,10 @@ class Operands:
         lines = [f"n{j} = 1" for j in range(self.ndim)]
         for k, node in self.arrays():
             offset = self.ndim - node.type.ndim
-            lines += [f"n{offset + j} = helpers.broadcast_dim(n{offset + j}, a{k}.shape[{j}])"
-                      for j in range(node.type.ndim)]
+            lines += [
+                f"n{offset + j} = helpers.broadcast_dim(n{offset + j}, a{k}.shape[{j}])"
+                for j in range(node.type.ndim)
+            ]
         return lines
 
     def flat_test(self, order: str = "c") -> str | None:
@@ -161,16 +166,17 @@ class Operands:
         if any(i.type.ndim != self.ndim for _, i in arrays):
             return None
         shape = "(" + "".join(f"n{j}, " for j in range(self.ndim)) + ")"
-        return " and ".join(f"pairwise.is_{order}(a{k}) and a{k}.shape == {shape}"
-                            for k, _ in arrays) or "True"
+        return (
+            " and ".join(f"pairwise.is_{order}(a{k}) and a{k}.shape == {shape}" for k, _ in arrays)
+            or "True"
+        )
 
     def flat_setup(self, order: str = "c") -> Lines:
         transpose = ".T" if order == "f" else ""
         return [f"f{k} = pairwise.flat(a{k}{transpose})" for k, _ in self.arrays()]
 
     def rows_test(self) -> str:
-        return " and ".join(f"pairwise.rows_contiguous(a{k})" for k, _ in self.arrays()) \
-            or "True"
+        return " and ".join(f"pairwise.rows_contiguous(a{k})" for k, _ in self.arrays()) or "True"
 
     def in_place_test(self) -> str:
         """The run-time test for reading 2-d results' elements in place (``in_place``):
@@ -183,8 +189,11 @@ class Operands:
         lines = []
         for k, node in self.arrays():
             rows = f"a{k}.shape[1] if a{k}.shape[0] != 1 else 0" if node.type.ndim == 2 else "0"
-            lines += [f"f{k} = pairwise.flat(a{k})", f"r{k} = np.uint64({rows})",
-                      f"t{k} = np.uint64(1 if a{k}.shape[-1] != 1 else 0)"]
+            lines += [
+                f"f{k} = pairwise.flat(a{k})",
+                f"r{k} = np.uint64({rows})",
+                f"t{k} = np.uint64(1 if a{k}.shape[-1] != 1 else 0)",
+            ]
         return lines
 
     def in_place_row(self, index: str) -> Lines:
@@ -204,10 +213,12 @@ class Operands:
         lines = []
         for k, node in self.arrays():
             if node.type.ndim == 1:
-                lines += [f"if a{k}.shape[0] == 1 and n1 != 1:",
-                          f"    r{k} = np.full(n1, a{k}[0])",
-                          "else:",
-                          f"    r{k} = pairwise.flat(a{k})"]
+                lines += [
+                    f"if a{k}.shape[0] == 1 and n1 != 1:",
+                    f"    r{k} = np.full(n1, a{k}[0])",
+                    "else:",
+                    f"    r{k} = pairwise.flat(a{k})",
+                ]
             else:
                 lines.append(f"b{k} = np.empty(n1 if a{k}.shape[1] == 1 else 0, a{k}.dtype)")
         return lines
@@ -219,15 +230,19 @@ class Operands:
         for k, node in self.arrays():
             if node.type.ndim != 2:
                 continue
-            lines += [f"q{k} = {index} if a{k}.shape[0] != 1 else 0",
-                      f"if a{k}.shape[1] == 1 and n1 != 1:",
-                      f"    b{k}[:] = a{k}[q{k}, 0]", f"    r{k} = b{k}",
-                      "else:",
-                      f"    r{k} = pairwise.flat(a{k}[q{k}])"]
+            lines += [
+                f"q{k} = {index} if a{k}.shape[0] != 1 else 0",
+                f"if a{k}.shape[1] == 1 and n1 != 1:",
+                f"    b{k}[:] = a{k}[q{k}, 0]",
+                f"    r{k} = b{k}",
+                "else:",
+                f"    r{k} = pairwise.flat(a{k}[q{k}])",
+            ]
         return lines
 
-    def general_loops(self, body: Callable[[Callable[[int, Node], str]], Lines],
-                      parallel: bool = False) -> Lines:
+    def general_loops(
+        self, body: Callable[[Callable[[int, Node], str]], Lines], parallel: bool = False
+    ) -> Lines:
         """A loop nest over the broadcast shape; ``body`` gets each operand's element;
         ``parallel``: the outermost loop runs on all cores."""
         return [*self.general_setup(), *self.general_nest(body(self.general_access), parallel)]
@@ -235,8 +250,11 @@ class Operands:
     def general_setup(self) -> Lines:
         """Before ``general_nest``: ``s{k}_{j}``, 0 where operand k broadcasts along its
         axis j, else 1."""
-        return [f"s{k}_{j} = 0 if a{k}.shape[{j}] == 1 else 1"
-                for k, node in self.arrays() for j in range(node.type.ndim)]
+        return [
+            f"s{k}_{j} = 0 if a{k}.shape[{j}] == 1 else 1"
+            for k, node in self.arrays()
+            for j in range(node.type.ndim)
+        ]
 
     def general_access(self, k: int, node: Node) -> str:
         """Operand k's element at ``i0, i1, ...`` of the broadcast shape."""
@@ -270,8 +288,10 @@ def _mean(dtype: str, total: str, size: str) -> str:
 def _spread(red: Reduction, dtype: str, squares: str, size: str, result: str) -> Lines:
     """Lines setting ``result`` to the var (or std) of ``size`` elements whose squared
     deviations add up to ``squares``, as NumPy divides them."""
-    return [f"v = {dtype}(np.float64({squares}) / np.float64(max({size} - {red.ddof}, 0)))",
-            f"{result} = {'np.sqrt(v)' if red.method == 'std' else 'v'}"]
+    return [
+        f"v = {dtype}(np.float64({squares}) / np.float64(max({size} - {red.ddof}, 0)))",
+        f"{result} = {'np.sqrt(v)' if red.method == 'std' else 'v'}",
+    ]
 
 
 def _rank(node: Node) -> int:
@@ -285,8 +305,7 @@ class KernelWriter:
     def __init__(self, lowering: Lowering) -> None:
         self.lowering = lowering
 
-    def add_function(self, prefix: str, ops: Operands, body: Lines,
-                     parallel: bool = False) -> str:
+    def add_function(self, prefix: str, ops: Operands, body: Lines, parallel: bool = False) -> str:
         """Adds a kernel of ``ops``'s parameters running ``body``; returns its name."""
         return self._add(prefix, self._function(ops, body, parallel=parallel))
 
@@ -307,17 +326,29 @@ class KernelWriter:
         flat = ops.flat_test()
         if flat is not None:
             lines, expr = ops.element(lambda k, node: f"f{k}[i]")
-            body += [f"if {flat}:", *indent(ops.flat_setup()), "    o = out.reshape(out.size)",
-                     *indent(loop("i", "o.size", parallel)), *indent(lines, 2),
-                     f"        o[i] = {expr}", "    return out"]
+            body += [
+                f"if {flat}:",
+                *indent(ops.flat_setup()),
+                "    o = out.reshape(out.size)",
+                *indent(loop("i", "o.size", parallel)),
+                *indent(lines, 2),
+                f"        o[i] = {expr}",
+                "    return out",
+            ]
         if ops.ndim == 2:
             lines, expr = ops.element(ops.in_place("i1"))
-            body += [f"if {ops.in_place_test()}:", *indent(ops.in_place_setup()),
-                     "    o = out.reshape(out.size)", *indent(loop("i0", "n0", parallel)),
-                     *indent(ops.in_place_row("i0"), 2),
-                     "        base = np.uint64(i0) * np.uint64(n1)",
-                     "        for i1 in range(n1):", *indent(lines, 3),
-                     f"            o[base + np.uint64(i1)] = {expr}", "    return out"]
+            body += [
+                f"if {ops.in_place_test()}:",
+                *indent(ops.in_place_setup()),
+                "    o = out.reshape(out.size)",
+                *indent(loop("i0", "n0", parallel)),
+                *indent(ops.in_place_row("i0"), 2),
+                "        base = np.uint64(i0) * np.uint64(n1)",
+                "        for i1 in range(n1):",
+                *indent(lines, 3),
+                f"            o[base + np.uint64(i1)] = {expr}",
+                "    return out",
+            ]
         target = ", ".join(f"i{j}" for j in range(ops.ndim))
 
         def store(access: Callable[[int, Node], str]) -> Lines:
@@ -327,8 +358,14 @@ class KernelWriter:
         body += [*ops.general_loops(store, parallel), "return out"]
         return self._add("kernel", self._function(ops, body, parallel=parallel))
 
-    def _function(self, ops: Operands, body: Lines, extra: str = "",
-                  parallel: bool = False, inline: bool = False) -> Lines:
+    def _function(
+        self,
+        ops: Operands,
+        body: Lines,
+        extra: str = "",
+        parallel: bool = False,
+        inline: bool = False,
+    ) -> Lines:
         header = HEADER.replace(")", ", parallel=True)") if parallel else HEADER
         if inline:
             header = header.replace(")", ', inline="always")')
@@ -339,8 +376,10 @@ class KernelWriter:
         """A call of the compiled reduction of an array in memory (``array_reductions``)."""
         where = red.along
         zero = f"{self.lowering.literal(red.accumulator)}(0)"
-        return (f"array_reductions.{where}({array}, {zero}, {CODES[red.method]}, {red.ddof}, "
-                f"{red.converts})")
+        return (
+            f"array_reductions.{where}({array}, {zero}, {CODES[red.method]}, {red.ddof}, "
+            f"{red.converts})"
+        )
 
     def reduce(self, red: Reduction, group: Group) -> str:
         """A kernel computing ``red`` of a fused group, element by element.
@@ -373,37 +412,65 @@ class KernelWriter:
         of the run indexed from 0: an index with a signed offset costs a negative-index
         check per element, which keeps LLVM from vectorizing (3.5x slower)."""
         run = [f"w{k} = a{k}[begin:begin + size]" for k, _ in ops.arrays()]
-        fill = self._fill(ops, [f"w{k}" if _rank(i) else f"a{k}" for k, i in enumerate(ops.inputs)],
-                          "size", "shift" if squared else None)
-        body = ["fo, po, fi, pi = ws", "depth = 0", "begin, size = start, n", "while True:",
-                f"    while size > {LEAF}:", "        half = size // 2",
-                "        half -= half % 8", "        fo[depth, 0] = begin + half",
-                "        fo[depth, 1] = size - half", "        fo[depth, 2] = 0",
-                "        depth += 1", "        size = half",
-                *indent(run), *indent(fill),
-                "    value = pairwise.pairwise_sum(buf, 0, size, zero, fi, pi)",
-                "    finished = True", "    while depth > 0:", "        d = depth - 1",
-                "        if fo[d, 2] == 0:", "            po[d] = value",
-                "            fo[d, 2] = 1",
-                "            begin, size = fo[d, 0], fo[d, 1]", "            finished = False",
-                "            break", "        value = po[d] + value", "        depth -= 1",
-                "    if finished:", "        return value"]
+        fill = self._fill(
+            ops,
+            [f"w{k}" if _rank(i) else f"a{k}" for k, i in enumerate(ops.inputs)],
+            "size",
+            "shift" if squared else None,
+        )
+        body = [
+            "fo, po, fi, pi = ws",
+            "depth = 0",
+            "begin, size = start, n",
+            "while True:",
+            f"    while size > {LEAF}:",
+            "        half = size // 2",
+            "        half -= half % 8",
+            "        fo[depth, 0] = begin + half",
+            "        fo[depth, 1] = size - half",
+            "        fo[depth, 2] = 0",
+            "        depth += 1",
+            "        size = half",
+            *indent(run),
+            *indent(fill),
+            "    value = pairwise.pairwise_sum(buf, 0, size, zero, fi, pi)",
+            "    finished = True",
+            "    while depth > 0:",
+            "        d = depth - 1",
+            "        if fo[d, 2] == 0:",
+            "            po[d] = value",
+            "            fo[d, 2] = 1",
+            "            begin, size = fo[d, 0], fo[d, 1]",
+            "            finished = False",
+            "            break",
+            "        value = po[d] + value",
+            "        depth -= 1",
+            "    if finished:",
+            "        return value",
+        ]
         # Inlined into its caller, which calls it once per row: a call passes its arrays
         # with reference counting (atomic) that costs as much as a short row's sum.
-        return self._add("runs", self._function(ops, body, ", start, n, buf, zero, shift, ws",
-                                                inline=True))
+        return self._add(
+            "runs", self._function(ops, body, ", start, n, buf, zero, shift, ws", inline=True)
+        )
 
     def _fill(self, ops: Operands, views: list[str], size: str, shift: str | None) -> Lines:
         """A loop storing ``size`` elements of the group (or their squared deviations
         from ``shift``) into ``buf``, reading ``views`` (1-d arrays indexed from 0, and
         scalars)."""
-        lines, expr = ops.element(
-            lambda k, node: f"{views[k]}[i]" if _rank(node) else views[k])
+        lines, expr = ops.element(lambda k, node: f"{views[k]}[i]" if _rank(node) else views[k])
         value = [f"d = ({expr}) - {shift}", "buf[i] = d * d"] if shift else [f"buf[i] = {expr}"]
         return [f"for i in range({size}):", *indent(lines), *indent(value)]
 
-    def _total(self, ops: Operands, views: list[str], size: str, converts: bool,
-               shift: str | None, planned: bool) -> Lines:
+    def _total(
+        self,
+        ops: Operands,
+        views: list[str],
+        size: str,
+        converts: bool,
+        shift: str | None,
+        planned: bool,
+    ) -> Lines:
         """Lines setting ``s`` to the pairwise sum of ``size`` elements (buffer by buffer
         where NumPy converts them); ``planned``: in a row reduction, where rows up to
         ``LEAF`` long are computed into ``buf`` at once and summed by ``plan``, the tree
@@ -413,16 +480,30 @@ class KernelWriter:
         if not converts:
             lines = [f"s = zero + {runs}({args.format(f'0, {size}')})"]
         else:
-            lines = ["s = zero", f"for c in range(0, {size}, {BUFFER}):",
-                     f"    s += {runs}({args.format(f'c, min({BUFFER}, {size} - c)')})"]
+            lines = [
+                "s = zero",
+                f"for c in range(0, {size}, {BUFFER}):",
+                f"    s += {runs}({args.format(f'c, min({BUFFER}, {size} - c)')})",
+            ]
         if not planned:
             return lines
-        return [f"if {size} <= {LEAF}:", *indent(self._fill(ops, views, size, shift)),
-                "    s = zero + pairwise.planned_sum(buf, 0, plan, zero, ws[3])", "else:",
-                *indent(lines)]
+        return [
+            f"if {size} <= {LEAF}:",
+            *indent(self._fill(ops, views, size, shift)),
+            "    s = zero + pairwise.planned_sum(buf, 0, plan, zero, ws[3])",
+            "else:",
+            *indent(lines),
+        ]
 
-    def _statistic(self, red: Reduction, ops: Operands, views: list[str], size: str,
-                   result: str, planned: bool = False) -> Lines:
+    def _statistic(
+        self,
+        red: Reduction,
+        ops: Operands,
+        views: list[str],
+        size: str,
+        result: str,
+        planned: bool = False,
+    ) -> Lines:
         """Lines computing ``red`` of ``size`` elements of ``views`` into ``result``:
         NumPy's formulas (the mean in the accumulator's type, the squared deviations
         from it summed pairwise again)."""
@@ -438,8 +519,9 @@ class KernelWriter:
         lines += [f"m = {mean}", *self._total(ops, views, size, False, "m", planned)]
         return [*lines, *_spread(red, dtype, "s", size, result)]
 
-    def _extreme(self, red: Reduction, ops: Operands, views: list[str], size: str,
-                 result: str) -> Lines:
+    def _extreme(
+        self, red: Reduction, ops: Operands, views: list[str], size: str, result: str
+    ) -> Lines:
         """Lines setting ``result`` to the max or min of ``size`` elements, computed into
         ``buf`` a run at a time and compared there (``array_reductions.extreme``: NaN if
         any element is NaN, NumPy's ValueError for no elements)."""
@@ -447,13 +529,23 @@ class KernelWriter:
         run = [f"w{k} = {views[k]}[c:c + w]" for k, _ in ops.arrays()]
         code = CODES[red.method]
         better = REPLACES[red.method]
-        return [f"if {size} == 0:", f"    array_reductions.extreme(buf, 0, 0, {code})",
-                "m = zero", f"for c in range(0, {size}, {LEAF}):",
-                f"    w = min({LEAF}, {size} - c)", *indent(run), "    for i in range(w):",
-                *indent(lines, 2), f"        buf[i] = {expr}",
-                f"    v = array_reductions.extreme(buf, 0, w, {code})",
-                f"    if c == 0 or v {better} m or v != v:", "        m = v",
-                "    if m != m:", "        break", f"{result} = m"]
+        return [
+            f"if {size} == 0:",
+            f"    array_reductions.extreme(buf, 0, 0, {code})",
+            "m = zero",
+            f"for c in range(0, {size}, {LEAF}):",
+            f"    w = min({LEAF}, {size} - c)",
+            *indent(run),
+            "    for i in range(w):",
+            *indent(lines, 2),
+            f"        buf[i] = {expr}",
+            f"    v = array_reductions.extreme(buf, 0, w, {code})",
+            f"    if c == 0 or v {better} m or v != v:",
+            "        m = v",
+            "    if m != m:",
+            "        break",
+            f"{result} = m",
+        ]
 
     def _buffer(self, red: Reduction, size: str) -> Lines:
         acc = self.lowering.literal(red.accumulator)
@@ -463,20 +555,31 @@ class KernelWriter:
         size = "(" + " * ".join(f"n{j}" for j in range(ops.ndim)) + ")"
         views = [f"f{k}" if _rank(i) else f"a{k}" for k, i in enumerate(ops.inputs)]
         # Elements in memory order, as NumPy adds them.
-        return [*self._buffer(red, size), f"if {ops.flat_test()}:",
-                *indent(ops.flat_setup()), "else:", *indent(ops.flat_setup("f")),
-                *self._statistic(red, ops, views, size, "result"), "return result"]
+        return [
+            *self._buffer(red, size),
+            f"if {ops.flat_test()}:",
+            *indent(ops.flat_setup()),
+            "else:",
+            *indent(ops.flat_setup("f")),
+            *self._statistic(red, ops, views, size, "result"),
+            "return result",
+        ]
 
     def _reduce_rows(self, red: Reduction, ops: Operands) -> Lines:
         """Along the last axis of a 2-d operand: each row pairwise."""
         dtype = self.lowering.literal(red.node.type.dtype)
         views = [f"r{k}" if _rank(i) else f"a{k}" for k, i in enumerate(ops.inputs)]
-        return [f"out = np.empty(n0, {dtype})", *self._buffer(red, "n1"),
-                f"plan = pairwise.tree_plan(n1 if n1 <= {LEAF} else 0)",
-                *self._rows_in_place(red, ops), *ops.rows_setup(),
-                "for i0 in range(n0):", *indent(ops.row("i0")),
-                *indent(self._statistic(red, ops, views, "n1", "out[i0]", planned=True)),
-                "return out"]
+        return [
+            f"out = np.empty(n0, {dtype})",
+            *self._buffer(red, "n1"),
+            f"plan = pairwise.tree_plan(n1 if n1 <= {LEAF} else 0)",
+            *self._rows_in_place(red, ops),
+            *ops.rows_setup(),
+            "for i0 in range(n0):",
+            *indent(ops.row("i0")),
+            *indent(self._statistic(red, ops, views, "n1", "out[i0]", planned=True)),
+            "return out",
+        ]
 
     def _rows_in_place(self, red: Reduction, ops: Operands) -> Lines:
         """Rows up to ``LEAF`` long of C-contiguous operands (``Operands.in_place``),
@@ -487,23 +590,39 @@ class KernelWriter:
         lines, expr = ops.element(ops.in_place("i"))
 
         def fill(value: Lines) -> Lines:
-            return ["for i0 in range(n0):", *indent(ops.in_place_row("i0")),
-                    "    for i in range(n1):", *indent(lines, 2), *indent(value, 2)]
+            return [
+                "for i0 in range(n0):",
+                *indent(ops.in_place_row("i0")),
+                "    for i in range(n1):",
+                *indent(lines, 2),
+                *indent(value, 2),
+            ]
 
         if red.method in EXTREMES:
-            passes = [*fill([f"buf[i] = {expr}"]),
-                      f"    out[i0] = array_reductions.nonempty_extreme(buf, 0, n1, "
-                      f"{CODES[red.method]})"]
+            passes = [
+                *fill([f"buf[i] = {expr}"]),
+                f"    out[i0] = array_reductions.nonempty_extreme(buf, 0, n1, {CODES[red.method]})",
+            ]
         else:
             total = "    s = zero + pairwise.planned_sum(buf, 0, plan, zero, ws[3])"
             mean = _mean(dtype, "s", "n1")
-            passes = [*fill([f"buf[i] = {expr}"]), total,
-                      f"    out[i0] = {'s' if red.method == 'sum' else mean}"]
+            passes = [
+                *fill([f"buf[i] = {expr}"]),
+                total,
+                f"    out[i0] = {'s' if red.method == 'sum' else mean}",
+            ]
             if red.method in ("var", "std"):
-                passes += [*fill([f"d = ({expr}) - out[i0]", "buf[i] = d * d"]), total,
-                           *indent(_spread(red, dtype, "s", "n1", "out[i0]"))]
-        return [f"if 0 < n1 <= {LEAF} and {ops.in_place_test()}:",
-                *indent(ops.in_place_setup()), *indent(passes), "    return out"]
+                passes += [
+                    *fill([f"d = ({expr}) - out[i0]", "buf[i] = d * d"]),
+                    total,
+                    *indent(_spread(red, dtype, "s", "n1", "out[i0]")),
+                ]
+        return [
+            f"if 0 < n1 <= {LEAF} and {ops.in_place_test()}:",
+            *indent(ops.in_place_setup()),
+            *indent(passes),
+            "    return out",
+        ]
 
     def _reduce_columns(self, red: Reduction, ops: Operands) -> Lines:
         """Along the first axis of a 2-d result of C-contiguous operands (read in place):
@@ -513,24 +632,42 @@ class KernelWriter:
         lines, expr = ops.element(ops.in_place("i1"))
 
         def accumulate(value: Lines, rows: str = "range(n0)") -> Lines:
-            return [f"for i0 in {rows}:", *indent(ops.in_place_row("i0")),
-                    "    for i1 in range(n1):", *indent(lines, 2), *indent(value, 2)]
+            return [
+                f"for i0 in {rows}:",
+                *indent(ops.in_place_row("i0")),
+                "    for i1 in range(n1):",
+                *indent(lines, 2),
+                *indent(value, 2),
+            ]
 
         body = [*ops.in_place_setup(), f"out = np.empty(n1, {dtype})"]
         if red.method in EXTREMES:
             better = REPLACES[red.method]
-            return [*body, "if n0 == 0 and n1 != 0:",  # NumPy's error for an empty reduction
-                    f"    array_reductions.extreme(out, 0, 0, {CODES[red.method]})",
-                    *accumulate([f"out[i1] = {expr}"], "range(min(n0, 1))"),
-                    *accumulate([f"v = {expr}", f"if v {better} out[i1] or v != v:",
-                                 "    out[i1] = v"], "range(1, n0)"), "return out"]
+            return [
+                *body,
+                "if n0 == 0 and n1 != 0:",  # NumPy's error for an empty reduction
+                f"    array_reductions.extreme(out, 0, 0, {CODES[red.method]})",
+                *accumulate([f"out[i1] = {expr}"], "range(min(n0, 1))"),
+                *accumulate(
+                    [f"v = {expr}", f"if v {better} out[i1] or v != v:", "    out[i1] = v"],
+                    "range(1, n0)",
+                ),
+                "return out",
+            ]
         body += [f"s = np.zeros(n1, {acc})", *accumulate([f"s[i1] += {expr}"])]
         if red.method == "sum":
             return [*body, "out[:] = s", "return out"]
         mean = _mean(dtype, "s[i1]", "n0")
         if red.method == "mean":
             return [*body, "for i1 in range(n1):", f"    out[i1] = {mean}", "return out"]
-        return [*body, f"m = np.empty(n1, {acc})", "for i1 in range(n1):", f"    m[i1] = {mean}",
-                "s[:] = 0", *accumulate([f"d = ({expr}) - m[i1]", "s[i1] += d * d"]),
-                "for i1 in range(n1):",
-                *indent(_spread(red, dtype, "s[i1]", "n0", "out[i1]")), "return out"]
+        return [
+            *body,
+            f"m = np.empty(n1, {acc})",
+            "for i1 in range(n1):",
+            f"    m[i1] = {mean}",
+            "s[:] = 0",
+            *accumulate([f"d = ({expr}) - m[i1]", "s[i1] += d * d"]),
+            "for i1 in range(n1):",
+            *indent(_spread(red, dtype, "s[i1]", "n0", "out[i1]")),
+            "return out",
+        ]

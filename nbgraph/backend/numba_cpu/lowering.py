@@ -43,16 +43,29 @@ from .reductions import Reduction, reduction
 
 FUNCTION = "graph_function"
 _PY_CASTS = {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex"}
-_ARRAY_DIVISION = {operator.truediv: "np.true_divide", operator.floordiv: "np.floor_divide",
-                   operator.mod: "np.remainder", operator.pow: "np.power"}
-_MATH_OVERFLOWS = frozenset({"exp", "exp2", "expm1", "cosh", "sinh", "gamma", "lgamma",
-                             "ldexp", "pow", "hypot", "fsum"})
-_UFUNC_OPERATORS = {fn: OPERATORS[fn].ufunc for fn in (operator.pow, operator.floordiv,
-                                                        operator.mod)}
+_ARRAY_DIVISION = {
+    operator.truediv: "np.true_divide",
+    operator.floordiv: "np.floor_divide",
+    operator.mod: "np.remainder",
+    operator.pow: "np.power",
+}
+_MATH_OVERFLOWS = frozenset(
+    {"exp", "exp2", "expm1", "cosh", "sinh", "gamma", "lgamma", "ldexp", "pow", "hypot", "fsum"}
+)
+_UFUNC_OPERATORS = {
+    fn: OPERATORS[fn].ufunc for fn in (operator.pow, operator.floordiv, operator.mod)
+}
 # Signed integer operations generated as ``wrapping``'s (a negation is 0 - x).
-_WRAPPING = {operator.add: ("add", 2), np.add: ("add", 2), operator.sub: ("sub", 2),
-             np.subtract: ("sub", 2), operator.mul: ("mul", 2), np.multiply: ("mul", 2),
-             operator.neg: ("sub", 1), np.negative: ("sub", 1)}
+_WRAPPING = {
+    operator.add: ("add", 2),
+    np.add: ("add", 2),
+    operator.sub: ("sub", 2),
+    np.subtract: ("sub", 2),
+    operator.mul: ("mul", 2),
+    np.multiply: ("mul", 2),
+    operator.neg: ("sub", 1),
+    np.negative: ("sub", 1),
+}
 _NATIVE_SCALARS = {np.dtype(t) for t in (np.float64, np.int64, np.bool_, np.complex128)}
 
 
@@ -133,16 +146,22 @@ class Lowering:
         if isinstance(value, (tuple, list)):
             return "(" + "".join(self.literal(v) + ", " for v in value) + ")"
         if isinstance(value, slice):
-            parts = [self.literal(p) if p is not None else "" for p in
-                     (value.start, value.stop, value.step)]
+            parts = [
+                self.literal(p) if p is not None else ""
+                for p in (value.start, value.stop, value.step)
+            ]
             return ":".join(parts) if value.step is not None else ":".join(parts[:2])
         if value is Ellipsis:
             return "..."
         if isinstance(value, np.dtype):
             return f"np.{value.name}" if value.kind != "b" else "np.bool_"
         if isinstance(value, type) and value in (float, int, bool, complex):
-            return {float: "np.float64", int: "np.int64", bool: "np.bool_",
-                    complex: "np.complex128"}[value]
+            return {
+                float: "np.float64",
+                int: "np.int64",
+                bool: "np.bool_",
+                complex: "np.complex128",
+            }[value]
         if isinstance(value, type) and issubclass(value, np.generic):
             return f"np.{np.dtype(value).name}"
         return self._global(value, "k")
@@ -156,8 +175,10 @@ class Lowering:
     def _index(self, template: Any, inputs: list[str], node: Node) -> str:
         index = fill(template, [Source(n) for n in inputs])
         items = index if isinstance(index, tuple) else (index,)
-        text = [f"np.array({self.literal(i)})" if isinstance(i, list) else self.literal(i)
-                for i in items]
+        text = [
+            f"np.array({self.literal(i)})" if isinstance(i, list) else self.literal(i)
+            for i in items
+        ]
         if isinstance(index, tuple):
             return ", ".join(text) or "()"
         return text[0]
@@ -214,11 +235,19 @@ class Lowering:
         for node in region.nodes:
             red = reduction(node)
             group = self.groups.get(red.source) if red else None
-            if group is None or group.root is not red.source or red.ndim > 2 or \
-                    self.uses.get(group.root) != 1 or node in self.objmode:
+            if (
+                group is None
+                or group.root is not red.source
+                or red.ndim > 2
+                or self.uses.get(group.root) != 1
+                or node in self.objmode
+            ):
                 continue
-            if group.transcendental or not group.scalar_loop_safe or any(
-                    m in self.objmode for m in group.members):
+            if (
+                group.transcendental
+                or not group.scalar_loop_safe
+                or any(m in self.objmode for m in group.members)
+            ):
                 continue  # NumPy's SIMD functions beat a compiled scalar loop
             self.absorbed[node] = group
             members.update(group.members)
@@ -256,16 +285,18 @@ class Lowering:
     def _state_names(self, node: Node, prefix: str) -> list[str | None]:
         items = node.type.items
         base = self._name(node, prefix)
-        names = [None if isinstance(t, TokenType) else f"{base}_{k}" for k, t in
-                 enumerate(items)]
+        names = [None if isinstance(t, TokenType) else f"{base}_{k}" for k, t in enumerate(items)]
         self.names[node] = names  # type: ignore[assignment]
         return names
 
     def _assign(self, targets: list[str | None], values: list[Node], indent: int) -> None:
         """Set state variables; unchanged ones are skipped (an array reassigned in a
         loop costs reference counting on every iteration)."""
-        pairs = [(t, self.names[v]) for t, v in zip(targets, values)
-                 if t is not None and t != self.names[v]]
+        pairs = [
+            (t, self.names[v])
+            for t, v in zip(targets, values)
+            if t is not None and t != self.names[v]
+        ]
         if not pairs:
             return
         if {v for _, v in pairs} & {t for t, _ in pairs}:  # a swap: assign all at once
@@ -307,8 +338,7 @@ class Lowering:
         self.emit("while True:", indent, node)
         self.emit(f"{ticks} += 1", indent + 1, node)
         self.emit(f"if helpers.interrupted({ticks}):", indent + 1, node)
-        self.emit(f"raise helpers.Interrupted({len(self.loops)}, {ticks} - 1)", indent + 2,
-                  node)
+        self.emit(f"raise helpers.Interrupted({len(self.loops)}, {ticks} - 1)", indent + 2, node)
         self.loops.append(node)
         self._region(test, indent + 1)
         self.emit(f"if not {self.names[test.results[0]]}:", indent + 1, node)
@@ -341,8 +371,13 @@ class Lowering:
             return
         expr = self.expression(node, inputs)
         t = node.type
-        if isinstance(t, TensorType) and t.ndim == 0 and t.flavor == SCALAR and \
-                t.dtype not in _NATIVE_SCALARS and t.dtype.kind in "iufc":
+        if (
+            isinstance(t, TensorType)
+            and t.ndim == 0
+            and t.flavor == SCALAR
+            and t.dtype not in _NATIVE_SCALARS
+            and t.dtype.kind in "iufc"
+        ):
             # NumPy's type: int8 etc. wrap around, and Numba computes some float32
             # functions in float64 (np.round), which float() would then show.
             expr = f"{self.literal(t.dtype)}({expr})"
@@ -362,16 +397,20 @@ class Lowering:
         elif getattr(fn, "__module__", None) == "math" and 1 <= len(operands) <= 2:
             x, y = operands[0], operands[-1] if len(operands) == 2 else "0.0"
             overflows = fn.__name__ in _MATH_OVERFLOWS
-            self.emit(f"{name} = helpers.math_result({name}, float({x}), float({y}), "
-                      f"{overflows})", indent, node)
+            self.emit(
+                f"{name} = helpers.math_result({name}, float({x}), float({y}), {overflows})",
+                indent,
+                node,
+            )
 
     def _reduce(self, red: Reduction, indent: int) -> None:
         """A sum, mean, var or std in NumPy's order, its operand's group fused in."""
         group = self.absorbed.get(red.node)
         name = self._name(red.node)
         if group is None:
-            self.emit(f"{name} = {self.kernels.shared(red, self.names[red.source])}", indent,
-                      red.node)
+            self.emit(
+                f"{name} = {self.kernels.shared(red, self.names[red.source])}", indent, red.node
+            )
         else:
             inputs = ", ".join(self.names[i] for i in group.inputs)
             self.emit(f"{name} = {self.kernels.reduce(red, group)}({inputs})", indent, red.node)
@@ -406,8 +445,9 @@ class Lowering:
             expr = f"{self.literal(node.type.dtype)}({expr})"
         return expr
 
-    def _reduce_axis(self, node: Node, x: str, method: str, axis: int, keepdims: bool,
-                     indent: int) -> None:
+    def _reduce_axis(
+        self, node: Node, x: str, method: str, axis: int, keepdims: bool, indent: int
+    ) -> None:
         """A reduction along one axis of a 1-d or 2-d array, as a loop of whole-row
         reductions (Numba has no ``axis=``/``keepdims=`` for most of them)."""
         name = self._name(node)
@@ -445,23 +485,43 @@ class Lowering:
             # NumPy's own SIMD loop, not the C library's function: NumPy's last bits.
             return f"numpy_loops.{loop[0].__name__}({', '.join(loop[1])})"
         wraps, arity = _WRAPPING.get(fn, (None, 0))
-        if wraps is not None and node.type.dtype.kind == "i" and not kwargs and \
-                len(args) == arity and (per_element or _numpy_scalar_result(node)):
+        if (
+            wraps is not None
+            and node.type.dtype.kind == "i"
+            and not kwargs
+            and len(args) == arity
+            and (per_element or _numpy_scalar_result(node))
+        ):
             # NumPy wraps around; Numba's "no signed wrap" lets LLVM assume no overflow.
             dtype = self.literal(node.type.dtype)
             operands = [f"{dtype}({a})" for a in (["0", *args] if arity == 1 else args)]
             return f"wrapping.{wraps}({', '.join(operands)})"
-        if fn is operator.pow and node.type.dtype.kind == "c" and len(args) == 2 and \
-                node.type.ndim == 0 and not kwargs:
+        if (
+            fn is operator.pow
+            and node.type.dtype.kind == "c"
+            and len(args) == 2
+            and node.type.ndim == 0
+            and not kwargs
+        ):
             # Python multiplies for integer exponents, Numba takes logarithms.
             return f"complex_powers.python_power(complex({args[0]}), complex({args[1]}))"
-        if fn in (np.maximum, np.minimum) and node.type.dtype.kind == "f" and \
-                len(args) == 2 and not kwargs and (per_element or node.type.ndim == 0):
+        if (
+            fn in (np.maximum, np.minimum)
+            and node.type.dtype.kind == "f"
+            and len(args) == 2
+            and not kwargs
+            and (per_element or node.type.ndim == 0)
+        ):
             # Of two equal values (signed zeros) NumPy keeps the second, Numba the first.
             dtype = self.literal(node.type.dtype)
             return f"helpers.{fn.__name__}({dtype}({args[0]}), {dtype}({args[1]}))"
-        if fn in (operator.pow, np.power) and node.type.dtype.kind in "iu" and \
-                len(args) == 2 and not kwargs and _numpy_scalar_result(node):
+        if (
+            fn in (operator.pow, np.power)
+            and node.type.dtype.kind in "iu"
+            and len(args) == 2
+            and not kwargs
+            and _numpy_scalar_result(node)
+        ):
             return f"helpers.integer_power({args[0]}, {args[1]})"
         if fn in _ARRAY_DIVISION and (per_element or _numpy_scalar_result(node)):
             if fn is operator.truediv and node.type.dtype == np.float64:
@@ -489,11 +549,13 @@ class Lowering:
         """Whether a fused member is computed by NumPy's loop a block at a time
         (``staged``): every member ``numpy_loop`` computes, except small powers, which
         are multiplications."""
-        return small_power(node) is None and \
-            self.numpy_loop(node, [""] * len(node.inputs)) is not None
+        return (
+            small_power(node) is None and self.numpy_loop(node, [""] * len(node.inputs)) is not None
+        )
 
-    def numpy_loop(self, node: Node, inputs: list[str],
-                   per_element: bool = True) -> tuple[np.ufunc, list[str]] | None:
+    def numpy_loop(
+        self, node: Node, inputs: list[str], per_element: bool = True
+    ) -> tuple[np.ufunc, list[str]] | None:
         """The ufunc whose NumPy loop (``numpy_loops``) computes a CALL node's elements,
         with the operand expressions it takes (in the node's type); None where the node
         computes otherwise."""
@@ -504,8 +566,11 @@ class Lowering:
         ufunc = _UFUNC_OPERATORS.get(fn, fn)
         if fn is operator.pow and not per_element and node.type.dtype.kind != "c":
             ufunc = fn
-        if call.kwargs or not (per_element or _numpy_scalar_result(node)) or \
-                not numpy_loops.supports(ufunc, node.type.dtype):
+        if (
+            call.kwargs
+            or not (per_element or _numpy_scalar_result(node))
+            or not numpy_loops.supports(ufunc, node.type.dtype)
+        ):
             return None
         args = self._args(call, inputs)[0]
         if is_elementwise(fn):
@@ -519,8 +584,9 @@ class Lowering:
         """Python scalars meeting NumPy values take NumPy's dtype (NEP 50), not Numba's
         legacy promotion: ``float32_array * 2.0`` stays float32."""
         types = [i.type for i in node.inputs]
-        operands = [t if isinstance(t, TensorType) else type_of(t)
-                    for t in fill(node.arg.args, types)]
+        operands = [
+            t if isinstance(t, TensorType) else type_of(t) for t in fill(node.arg.args, types)
+        ]
         if len(operands) != len(args) or any(t is None for t in operands):
             return args
         strong = [t.dtype for t in operands if t.flavor != PYTHON]
@@ -573,11 +639,17 @@ class Lowering:
         params = [f"a{i}" for i in range(len(args))]
         lines = ["@njit(cache=True)", f"def {name}({', '.join(params)}):"]
         if result is None:
-            lines += ["    with objmode():", f"        {python_name}({', '.join(params)})",
-                      "    return 0"]
+            lines += [
+                "    with objmode():",
+                f"        {python_name}({', '.join(params)})",
+                "    return 0",
+            ]
         else:
-            lines += [f"    with objmode(r={result!r}):",
-                      f"        r = {python_name}({', '.join(params)})", "    return r"]
+            lines += [
+                f"    with objmode(r={result!r}):",
+                f"        r = {python_name}({', '.join(params)})",
+                "    return r",
+            ]
         self.callbacks.append("\n".join(lines))
         return f"{name}({', '.join(args)})"
 
@@ -602,17 +674,30 @@ def _axis_reduction(node: Node) -> tuple[str, int, bool] | None:
     array, else None."""
     call = node.arg
     facts = reduction_of(call)
-    if facts is None or facts.method is None or facts.alias or call_operands(call)[1:] or \
-            set(call.kwargs) - {"axis", "keepdims"}:
+    if (
+        facts is None
+        or facts.method is None
+        or facts.alias
+        or call_operands(call)[1:]
+        or set(call.kwargs) - {"axis", "keepdims"}
+    ):
         return None
     method = facts.method
     axis, keepdims = call.kwargs.get("axis"), call.kwargs.get("keepdims", False)
     source = node.inputs[0].type if node.inputs else None
-    if not isinstance(source, TensorType) or source.flavor != ARRAY or \
-            source.ndim not in (1, 2) or node.arg.args[0] != Hole(0):
+    if (
+        not isinstance(source, TensorType)
+        or source.flavor != ARRAY
+        or source.ndim not in (1, 2)
+        or node.arg.args[0] != Hole(0)
+    ):
         return None
-    if type(axis) is not int or type(keepdims) is not bool or not -source.ndim <= axis < \
-            source.ndim or (source.ndim == 1 and method in ("argmax", "argmin") and keepdims):
+    if (
+        type(axis) is not int
+        or type(keepdims) is not bool
+        or not -source.ndim <= axis < source.ndim
+        or (source.ndim == 1 and method in ("argmax", "argmin") and keepdims)
+    ):
         return None
     return method, axis, keepdims
 
@@ -622,9 +707,13 @@ def _complex_statistic(node: Node) -> bool:
     zero its own way (the mean of no complex numbers is nan+0j there, nan+nanj in
     NumPy), so NumPy computes it."""
     facts = reduction_of(node.arg)
-    return facts is not None and facts.method in ("sum", "mean", "var", "std") and \
-        bool(node.inputs) and isinstance(node.inputs[0].type, TensorType) and \
-        node.inputs[0].type.dtype.kind == "c"
+    return (
+        facts is not None
+        and facts.method in ("sum", "mean", "var", "std")
+        and bool(node.inputs)
+        and isinstance(node.inputs[0].type, TensorType)
+        and node.inputs[0].type.dtype.kind == "c"
+    )
 
 
 def _beyond_numba(node: Node) -> bool:
@@ -668,13 +757,16 @@ class _Applier:
         self.node = node
         self.call = node.arg
         self.prefix = prefix
-        types = [i.type for i in node.inputs[len(prefix):]]
-        self.scalars = [t.dtype.type if isinstance(t, TensorType) and t.flavor == SCALAR
-                        else None for t in types]
+        types = [i.type for i in node.inputs[len(prefix) :]]
+        self.scalars = [
+            t.dtype.type if isinstance(t, TensorType) and t.flavor == SCALAR else None
+            for t in types
+        ]
 
     def __call__(self, *values: Any) -> Any:
-        values = tuple(v if scalar is None else scalar(v)
-                       for v, scalar in zip(values, self.scalars))
+        values = tuple(
+            v if scalar is None else scalar(v) for v, scalar in zip(values, self.scalars)
+        )
         try:
             return self.call.apply((*self.prefix, *values))
         except Exception as exc:
@@ -683,6 +775,7 @@ class _Applier:
 
 
 # --- per-function lowering rules ---------------------------------------------------------
+
 
 def _updated(self: Lowering, node: Node, target: str, indent: int) -> str:
     """The variable a functional update writes: its input's (in place) or a copy."""
@@ -776,6 +869,8 @@ _STATEMENTS: dict[Callable, Callable] = {
     runtime.list_append: _list_append,
     runtime.list_new: _list_new,
 }
+
+
 def _transpose(self: Lowering, node: Node, args: list[str], kwargs: list[str]) -> str:
     # ``.T`` keeps Numba's layout knowledge (C becomes F), so BLAS still applies.
     if not kwargs and args[1:] in ([], ["None"]):

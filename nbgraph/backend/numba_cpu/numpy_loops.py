@@ -30,11 +30,19 @@ from ..common.fusion import TRANSCENDENTAL
 class _UFunc(ctypes.Structure):
     """The start of NumPy's ``PyUFuncObject`` (numpy/ufuncobject.h)."""
 
-    _fields_ = [("ob_refcnt", ctypes.c_ssize_t), ("ob_type", ctypes.c_void_p),
-                ("nin", ctypes.c_int), ("nout", ctypes.c_int), ("nargs", ctypes.c_int),
-                ("identity", ctypes.c_int), ("functions", ctypes.POINTER(ctypes.c_void_p)),
-                ("data", ctypes.POINTER(ctypes.c_void_p)), ("ntypes", ctypes.c_int),
-                ("reserved1", ctypes.c_int), ("name", ctypes.c_char_p)]
+    _fields_ = [
+        ("ob_refcnt", ctypes.c_ssize_t),
+        ("ob_type", ctypes.c_void_p),
+        ("nin", ctypes.c_int),
+        ("nout", ctypes.c_int),
+        ("nargs", ctypes.c_int),
+        ("identity", ctypes.c_int),
+        ("functions", ctypes.POINTER(ctypes.c_void_p)),
+        ("data", ctypes.POINTER(ctypes.c_void_p)),
+        ("ntypes", ctypes.c_int),
+        ("reserved1", ctypes.c_int),
+        ("name", ctypes.c_char_p),
+    ]
 
 
 def _register(ufunc: np.ufunc, code: str) -> tuple[str, str | None] | None:
@@ -66,13 +74,18 @@ def _apply(builder, symbols: tuple[str, str | None], operands: list, count) -> N
     ``count`` elements: ``operands`` holds each operand's (pointer, step in bytes), the
     result's last, as NumPy's loops take them."""
     symbol, data_symbol = symbols
-    loop = cgutils.get_or_insert_function(builder.module, ir.FunctionType(
-        ir.VoidType(), [_BYTES.as_pointer(), _SIZE.as_pointer(), _SIZE.as_pointer(),
-                        _BYTES]), symbol)
+    loop = cgutils.get_or_insert_function(
+        builder.module,
+        ir.FunctionType(
+            ir.VoidType(), [_BYTES.as_pointer(), _SIZE.as_pointer(), _SIZE.as_pointer(), _BYTES]
+        ),
+        symbol,
+    )
     data = ir.Constant(_BYTES, None)
     if data_symbol is not None:  # the symbol's address is the data
         data = builder.module.globals.get(data_symbol) or ir.GlobalVariable(
-            builder.module, ir.IntType(8), name=data_symbol)
+            builder.module, ir.IntType(8), name=data_symbol
+        )
     pointers = cgutils.alloca_once(builder, _BYTES, size=len(operands))
     steps = cgutils.alloca_once(builder, _SIZE, size=len(operands))
     for k, (pointer, step) in enumerate(operands):
@@ -89,19 +102,26 @@ def _call(symbols: tuple[str, str | None], dtype: types.Number, nin: int) -> Cal
     def codegen(context, builder, signature, args):
         result = cgutils.alloca_once(builder, context.get_value_type(dtype))
         slots = [cgutils.alloca_once_value(builder, a) for a in args] + [result]
-        _apply(builder, symbols, [(slot, ir.Constant(_SIZE, 0)) for slot in slots],
-               ir.Constant(_SIZE, 1))
+        _apply(
+            builder,
+            symbols,
+            [(slot, ir.Constant(_SIZE, 0)) for slot in slots],
+            ir.Constant(_SIZE, 1),
+        )
         return builder.load(result)
 
     if nin == 1:
+
         @intrinsic
         def unary(typingctx, x):
             return dtype(dtype), codegen
+
         return unary
 
     @intrinsic
     def binary(typingctx, x, y):
         return dtype(dtype, dtype), codegen
+
     return binary
 
 
@@ -119,18 +139,23 @@ def _call_into(symbols: tuple[str, str | None], dtype: types.Number, nin: int) -
         return context.get_dummy_value()
 
     def valid(*arrays) -> bool:
-        return all(isinstance(a, types.Array) and a.ndim == 1 and a.dtype == dtype
-                   and a.mutable for a in arrays)
+        return all(
+            isinstance(a, types.Array) and a.ndim == 1 and a.dtype == dtype and a.mutable
+            for a in arrays
+        )
 
     if nin == 1:
+
         @intrinsic
         def unary(typingctx, x, out):
             return types.none(x, out) if valid(x, out) else None, codegen
+
         return unary
 
     @intrinsic
     def binary(typingctx, x, y, out):
         return types.none(x, y, out) if valid(x, y, out) else None, codegen
+
     return binary
 
 
@@ -141,8 +166,12 @@ def _stubs(ufunc: np.ufunc) -> tuple[Callable, Callable] | None:
     """``ufunc`` of float or complex values by NumPy's loop, as overloaded stubs: of
     scalars (``exp(x)``) and of 1-d arrays into a 1-d array (``exp_into(x, out)``)."""
     calls, blocks = {}, {}
-    for dtype, code in ((types.float32, "f"), (types.float64, "d"), (types.complex64, "F"),
-                        (types.complex128, "D")):
+    for dtype, code in (
+        (types.float32, "f"),
+        (types.float64, "d"),
+        (types.complex64, "F"),
+        (types.complex128, "D"),
+    ):
         symbols = _register(ufunc, code)
         if symbols is not None:
             calls[dtype] = _call(symbols, dtype, ufunc.nin)
@@ -166,6 +195,7 @@ def _stubs(ufunc: np.ufunc) -> tuple[Callable, Callable] | None:
         return lambda x, y=None: call(x, y)
 
     if ufunc.nin == 1:
+
         def stub_into(x, out):
             raise NotImplementedError  # compiled code only
 
@@ -174,6 +204,7 @@ def _stubs(ufunc: np.ufunc) -> tuple[Callable, Callable] | None:
             block = blocks.get(getattr(x, "dtype", None))
             return None if block is None else lambda x, out: block(x, out)
     else:
+
         def stub_into(x, y, out):
             raise NotImplementedError  # compiled code only
 

@@ -30,8 +30,13 @@ def median(lowering, node: Node, args: list[str], kwargs: list[str]) -> str:
     """np.median / np.nanmedian of a whole array (other forms: Numba's or Python's)."""
     name = node.arg.fn.__name__
     source = node.inputs[0].type if node.inputs else None
-    whole = (not kwargs and len(args) == 1 and node.arg.args[0] == Hole(0)
-             and isinstance(source, TensorType) and source.flavor == ARRAY)
+    whole = (
+        not kwargs
+        and len(args) == 1
+        and node.arg.args[0] == Hole(0)
+        and isinstance(source, TensorType)
+        and source.flavor == ARRAY
+    )
     if whole and source.dtype.kind in "biu":
         return f"np.{name}({args[0]}.astype(np.float64))"
     if whole and name == "median" and source.dtype.kind in "fc":

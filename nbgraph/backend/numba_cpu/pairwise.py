@@ -55,6 +55,7 @@ def _eight_lanes_impl(a, start, end, zero):
         def vector(a, start, end, zero):
             r0, r1, r2, r3, r4, r5, r6, r7 = _lane_sums(a, start, (end - start) // uint64(8))
             return ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+
         return vector
 
     def scalar(a, start, end, zero):
@@ -79,6 +80,7 @@ def _eight_lanes_impl(a, start, end, zero):
             r7 += a[i + uint64(7)]
             i += uint64(8)
         return ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+
     return scalar
 
 
@@ -100,8 +102,12 @@ def _lane_sums(typingctx, a, start, blocks):
             block_vector = builder.load(builder.gep(first, [block]), align=1)
             builder.store(builder.fadd(builder.load(total), block_vector), total)
         result = builder.load(total)
-        return context.make_tuple(builder, lanes, [
-            builder.extract_element(result, ir.Constant(ir.IntType(32), k)) for k in range(8)])
+        return context.make_tuple(
+            builder,
+            lanes,
+            [builder.extract_element(result, ir.Constant(ir.IntType(32), k)) for k in range(8)],
+        )
+
     return lanes(a, start, blocks), codegen
 
 
@@ -110,8 +116,12 @@ def workspace(zero):
     """Stacks for walking a pairwise tree without recursion (Numba's disk cache cannot
     hold recursive functions): pending right halves (start, length, visited) and the
     left halves' sums, for an outer walk and an inner one."""
-    return (np.zeros((64, 3), np.int64), np.full(64, zero),
-            np.zeros((64, 3), np.int64), np.full(64, zero))
+    return (
+        np.zeros((64, 3), np.int64),
+        np.full(64, zero),
+        np.zeros((64, 3), np.int64),
+        np.full(64, zero),
+    )
 
 
 @njit(cache=True, boundscheck=False)

@@ -23,8 +23,9 @@ from ...graph.numpy_facts import call_operands, method_name, ufunc_of
 from ...graph.template import Hole
 from ...graph.types import PYTHON, TensorType
 
-_COMPARISONS = frozenset({np.less, np.less_equal, np.greater, np.greater_equal, np.equal,
-                          np.not_equal})
+_COMPARISONS = frozenset(
+    {np.less, np.less_equal, np.greater, np.greater_equal, np.equal, np.not_equal}
+)
 _PYTHON_TYPES = {"i": int, "f": float, "c": complex}
 _INT64 = np.iinfo(np.int64)
 _INTEGER_SCALARS = {np.dtype(t).type for t in np.typecodes["AllInteger"]}
@@ -46,10 +47,12 @@ def loop_dtypes(fn: Any, operands: list[TensorType]) -> tuple[np.dtype, ...] | N
     ufunc = ufunc_of(fn)
     if ufunc is None or ufunc.nin != len(operands):
         return None
-    types = [_PYTHON_TYPES.get(t.dtype.kind, t.dtype) if t.flavor == PYTHON else t.dtype
-             for t in operands]
+    types = [
+        _PYTHON_TYPES.get(t.dtype.kind, t.dtype) if t.flavor == PYTHON else t.dtype
+        for t in operands
+    ]
     try:
-        return ufunc.resolve_dtypes((*types, *[None] * ufunc.nout))[:ufunc.nin]
+        return ufunc.resolve_dtypes((*types, *[None] * ufunc.nout))[: ufunc.nin]
     except (TypeError, ValueError, np.exceptions.DTypePromotionError):
         return None
 
@@ -78,17 +81,21 @@ def checked(lowering: Any, source: str, value: TensorType, dtype: np.dtype) -> s
     return f"{check}({source}, {bounds[0]}, {bounds[1]}, {np.dtype(dtype).name!r})"
 
 
-def weak_operands(lowering: Any, node: Node, args: list[str], operands: list[TensorType],
-                  target: np.dtype) -> list[str]:
+def weak_operands(
+    lowering: Any, node: Node, args: list[str], operands: list[TensorType], target: np.dtype
+) -> list[str]:
     """The operands of an elementwise call, Python scalars cast to the dtype NumPy's loop
     takes them in (``target``, the result's dtype, where no loop is known)."""
     fn = node.arg.fn
     loop = loop_dtypes(fn, operands) or [target] * len(args)
     exact = ufunc_of(fn) in _COMPARISONS  # Python ints compare exactly
     cast = [lowering.literal(dtype) for dtype in loop]
-    return [f"{c}({checked(lowering, a, t, dtype)})"
-            if t.flavor == PYTHON and t.dtype != dtype and not (exact and t.dtype.kind in "bi")
-            else a for a, t, dtype, c in zip(args, operands, loop, cast)]
+    return [
+        f"{c}({checked(lowering, a, t, dtype)})"
+        if t.flavor == PYTHON and t.dtype != dtype and not (exact and t.dtype.kind in "bi")
+        else a
+        for a, t, dtype, c in zip(args, operands, loop, cast)
+    ]
 
 
 def checks(lowering: Any, node: Node, inputs: list[str]) -> Iterator[str]:

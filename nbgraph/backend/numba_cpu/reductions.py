@@ -20,11 +20,14 @@ from ...graph.types import ARRAY, TensorType
 EXTREMES = ("max", "min")
 # The reductions covered (by their array method's name), with the positional parameters
 # after the array as NumPy's functions and methods take them.
-_POSITIONAL = {"sum": ("axis", "dtype", "out", "keepdims"),
-               "mean": ("axis", "dtype", "out", "keepdims"),
-               "var": ("axis", "dtype", "out", "ddof", "keepdims"),
-               "std": ("axis", "dtype", "out", "ddof", "keepdims"),
-               "max": ("axis", "out", "keepdims"), "min": ("axis", "out", "keepdims")}
+_POSITIONAL = {
+    "sum": ("axis", "dtype", "out", "keepdims"),
+    "mean": ("axis", "dtype", "out", "keepdims"),
+    "var": ("axis", "dtype", "out", "ddof", "keepdims"),
+    "std": ("axis", "dtype", "out", "ddof", "keepdims"),
+    "max": ("axis", "out", "keepdims"),
+    "min": ("axis", "out", "keepdims"),
+}
 
 
 @dataclass(frozen=True)
@@ -80,13 +83,24 @@ def reduction(node: Node) -> Reduction | None:
     names = _POSITIONAL[method]
     if len(rest) > len(names) or set(call.kwargs) - set(names):
         return None
-    options = {"axis": None, "dtype": None, "out": None, "keepdims": False, "ddof": 0,
-               **dict(zip(names, rest)), **call.kwargs}
+    options = {
+        "axis": None,
+        "dtype": None,
+        "out": None,
+        "keepdims": False,
+        "ddof": 0,
+        **dict(zip(names, rest)),
+        **call.kwargs,
+    }
     if any(isinstance(v, Hole) for v in options.values()):
         return None
     source, result = node.inputs[0].type, node.type
-    if not (isinstance(source, TensorType) and source.flavor == ARRAY and source.ndim >= 1
-            and isinstance(result, TensorType)):
+    if not (
+        isinstance(source, TensorType)
+        and source.flavor == ARRAY
+        and source.ndim >= 1
+        and isinstance(result, TensorType)
+    ):
         return None
     if source.dtype.kind not in "biuf" or result.dtype.kind not in "iuf":
         return None

@@ -37,67 +37,105 @@ def write(writer: KernelWriter, group: Group) -> str:
     ops = Operands(lowering, group, group.root)
     parallel = lowering.parallel
     shape = "(" + "".join(f"n{j}, " for j in range(ops.ndim)) + ")"
-    body = [*ops.shape(), "out = helpers.advise_huge(np.empty("
-            f"{shape}, {lowering.literal(group.root.type.dtype)}))",
-            "o = out.reshape(out.size)", "if o.size == 0:", "    return out",
-            "inner = o.size // n0", f"rows = max(1, {BLOCK} // inner)",
-            "blocks = (n0 + rows - 1) // rows"]
+    body = [
+        *ops.shape(),
+        f"out = helpers.advise_huge(np.empty({shape}, {lowering.literal(group.root.type.dtype)}))",
+        "o = out.reshape(out.size)",
+        "if o.size == 0:",
+        "    return out",
+        "inner = o.size // n0",
+        f"rows = max(1, {BLOCK} // inner)",
+        "blocks = (n0 + rows - 1) // rows",
+    ]
     stages = ops.stages(ops.general_access)[0]
-    buffers = [f"b{s.n}_{k} = np.empty(max(min(o.size, {BLOCK}), rows * inner), "
-               f"{lowering.literal(s.member.type.dtype)})"
-               for s in stages for k in range(len(s.operands))]
+    buffers = [
+        f"b{s.n}_{k} = np.empty(max(min(o.size, {BLOCK}), rows * inner), "
+        f"{lowering.literal(s.member.type.dtype)})"
+        for s in stages
+        for k in range(len(s.operands))
+    ]
     # Each thread has its own buffers with ``parallel``: allocated once per block.
     if not parallel:
         body += buffers
         buffers = []
 
-    def run(access: Callable, nest: Callable[[Lines], Lines], at: str,
-            header: Lines) -> Lines:
+    def run(access: Callable, nest: Callable[[Lines], Lines], at: str, header: Lines) -> Lines:
         """The block loop: ``header`` sets the block's element range ``lo:hi`` in the
         result; ``nest(lines)`` runs ``lines`` for each of its elements (``j``: the
         element's place in the block, unsigned in every nest: ``at``: in ``o``)."""
         stages, lines, expr = ops.stages(access)
         passes = [*header, *buffers]
         for stage in stages:
-            passes += nest([*stage.lines, *(f"b{stage.n}_{k}[j] = {x}"
-                                            for k, x in enumerate(stage.operands))])
+            passes += nest(
+                [*stage.lines, *(f"b{stage.n}_{k}[j] = {x}" for k, x in enumerate(stage.operands))]
+            )
             passes.append(_call(stage, group, "hi - lo"))
         if expr is not None:
             passes += nest([*lines, f"o[{at}] = {expr}"])
         return [*loop("block", "blocks", parallel), *indent(passes)]
 
-    row_block = ["row0 = block * rows", "row1 = min(n0, row0 + rows)", "lo = row0 * inner",
-            "hi = row1 * inner"]
+    row_block = [
+        "row0 = block * rows",
+        "row1 = min(n0, row0 + rows)",
+        "lo = row0 * inner",
+        "hi = row1 * inner",
+    ]
     flat = ops.flat_test()
     if flat is not None:
+
         def flat_nest(lines: Lines) -> Lines:
-            return ["for k in range(hi - lo):", "    j = np.uint64(k)",
-                    "    i = np.uint64(lo) + j", *indent(lines)]
+            return [
+                "for k in range(hi - lo):",
+                "    j = np.uint64(k)",
+                "    i = np.uint64(lo) + j",
+                *indent(lines),
+            ]
 
-        body += [f"if {flat}:", *indent(ops.flat_setup()), f"    blocks = (o.size + {BLOCK - 1})"
-                 f" // {BLOCK}", *indent(run(
-                     lambda k, node: f"f{k}[i]", flat_nest, "i",
-                     [f"lo = block * {BLOCK}", f"hi = min(o.size, lo + {BLOCK})"])),
-                 "    return out"]
+        body += [
+            f"if {flat}:",
+            *indent(ops.flat_setup()),
+            f"    blocks = (o.size + {BLOCK - 1}) // {BLOCK}",
+            *indent(
+                run(
+                    lambda k, node: f"f{k}[i]",
+                    flat_nest,
+                    "i",
+                    [f"lo = block * {BLOCK}", f"hi = min(o.size, lo + {BLOCK})"],
+                )
+            ),
+            "    return out",
+        ]
     if ops.ndim == 2:
-        def row_nest(lines: Lines) -> Lines:
-            return ["for i0 in range(row0, row1):", *indent(ops.in_place_row("i0")),
-                    "    base = np.uint64(i0) * np.uint64(n1)",
-                    "    start = np.uint64(i0 - row0) * np.uint64(n1)",
-                    "    for i1 in range(n1):", "        j = start + np.uint64(i1)",
-                    *indent(lines, 2)]
 
-        body += [f"if {ops.in_place_test()}:", *indent(ops.in_place_setup()),
-                 *indent(run(ops.in_place("i1"), row_nest, "base + np.uint64(i1)", row_block)),
-                 "    return out"]
+        def row_nest(lines: Lines) -> Lines:
+            return [
+                "for i0 in range(row0, row1):",
+                *indent(ops.in_place_row("i0")),
+                "    base = np.uint64(i0) * np.uint64(n1)",
+                "    start = np.uint64(i0 - row0) * np.uint64(n1)",
+                "    for i1 in range(n1):",
+                "        j = start + np.uint64(i1)",
+                *indent(lines, 2),
+            ]
+
+        body += [
+            f"if {ops.in_place_test()}:",
+            *indent(ops.in_place_setup()),
+            *indent(run(ops.in_place("i1"), row_nest, "base + np.uint64(i1)", row_block)),
+            "    return out",
+        ]
 
     def general_nest(lines: Lines) -> Lines:
-        return ["j = np.uint64(0)",
-                *ops.general_nest([*lines, "j += np.uint64(1)"], first="row0, row1")]
+        return [
+            "j = np.uint64(0)",
+            *ops.general_nest([*lines, "j += np.uint64(1)"], first="row0, row1"),
+        ]
 
-    body += [*ops.general_setup(),
-             *run(ops.general_access, general_nest, "np.uint64(lo) + j", row_block),
-             "return out"]
+    body += [
+        *ops.general_setup(),
+        *run(ops.general_access, general_nest, "np.uint64(lo) + j", row_block),
+        "return out",
+    ]
     return writer.add_function("staged", ops, body, parallel)
 
 

@@ -26,7 +26,9 @@ def _wrapping(instruction: str) -> Callable:
 
         def codegen(context, builder, signature, args):
             return getattr(builder, instruction)(args[0], args[1])
+
         return a(a, b), codegen
+
     return apply
 
 

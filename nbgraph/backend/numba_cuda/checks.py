@@ -15,8 +15,7 @@ from .device import block_size, blocks_for, empty
 VALUE_ERROR = 1
 INDEX_ERROR = 2
 ASSERTION_ERROR = 3
-EXCEPTIONS = {VALUE_ERROR: ValueError, INDEX_ERROR: IndexError,
-              ASSERTION_ERROR: AssertionError}
+EXCEPTIONS = {VALUE_ERROR: ValueError, INDEX_ERROR: IndexError, ASSERTION_ERROR: AssertionError}
 _MAX_BLOCKS = 1 << 16
 
 
@@ -25,7 +24,6 @@ def check(err, cond, node):
     if cuda.grid(1) == 0 and not cond[()] and err[0] == 0:
         err[0] = ASSERTION_ERROR
         err[1] = node
-
 
 
 def device_assert(err: Any, cond: Any, node: int) -> None:
@@ -52,7 +50,6 @@ def take_rows(err, out, x, index, node):
         out[i, j] = x[row, j]
 
 
-
 def take(err: Any, x: Any, index: Any, node: int, contiguous: Any) -> Any:
     """``x[index]`` for an integer device array ``index`` (NumPy's take along axis 0),
     bounds checked on the device."""
@@ -67,8 +64,12 @@ def take(err: Any, x: Any, index: Any, node: int, contiguous: Any) -> Any:
         raise IndexError("index out of bounds for axis 0 with size 0")
     threads = min(block_size(), n)
     take_rows[min(blocks_for(n, threads), _MAX_BLOCKS), threads](
-        err, out.reshape(index.size, row), x.reshape(x.shape[0], row),
-        index.reshape(index.size), node)
+        err,
+        out.reshape(index.size, row),
+        x.reshape(x.shape[0], row),
+        index.reshape(index.size),
+        node,
+    )
     return out
 
 

@@ -21,7 +21,6 @@ def ramp(out, start, step, last, fix_last):
         out[i] = last if fix_last and i == n - 1 else start + i * step
 
 
-
 def _launch(kernel: Any, out: Any, *args: Any) -> Any:
     n = out.size
     if n:
@@ -41,8 +40,11 @@ def full(shape: Any, value: Any, dtype: np.dtype) -> Any:
 
 def arange(start: Any, stop: Any, step: Any, dtype: np.dtype) -> Any:
     """np.arange(start, stop, step) with NumPy's length and dtype."""
-    n = len(np.arange(start, stop, step, dtype=np.float64 if dtype.kind == "f" else None)
-            ) if dtype.kind in "iuf" else 0
+    n = (
+        len(np.arange(start, stop, step, dtype=np.float64 if dtype.kind == "f" else None))
+        if dtype.kind in "iuf"
+        else 0
+    )
     out = empty((n,), dtype)
     cast = dtype.type
     return _launch(ramp, out, cast(start), cast(step), cast(start), False)
@@ -56,5 +58,4 @@ def linspace(start: Any, stop: Any, num: int, endpoint: bool, dtype: np.dtype) -
     step = (stop - start) / div if div > 0 else 0.0
     out = empty((num,), dtype)
     cast = dtype.type
-    return _launch(ramp, out, cast(start), cast(step), cast(stop),
-                   bool(endpoint and num > 1))
+    return _launch(ramp, out, cast(start), cast(step), cast(stop), bool(endpoint and num > 1))

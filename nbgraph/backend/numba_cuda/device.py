@@ -23,8 +23,7 @@ def cuda() -> ModuleType:
     try:
         from numba import cuda as module
     except ImportError as exc:  # pragma: no cover - numba-cuda is a declared extra
-        raise ImportError(
-            "backend='cuda' needs numba-cuda: pip install 'nbgraph[cuda]'") from exc
+        raise ImportError("backend='cuda' needs numba-cuda: pip install 'nbgraph[cuda]'") from exc
     # Small arrays make small grids, and numba-cuda warns about occupancy on each launch.
     warnings.filterwarnings("ignore", message=".*Grid size .* under-utilization")
     return module
@@ -36,7 +35,8 @@ def check_available() -> None:
     if not cuda().is_available():
         raise RuntimeError(
             "backend='cuda' found no usable NVIDIA GPU (numba.cuda.is_available() is "
-            "False); set NUMBA_ENABLE_CUDASIM=1 to run on numba-cuda's simulator")
+            "False); set NUMBA_ENABLE_CUDASIM=1 to run on numba-cuda's simulator"
+        )
 
 
 def simulated() -> bool:

@@ -29,8 +29,13 @@ class Elementwise:
     """One fused group: ``members`` in schedule order, the last being the root; each
     ``inputs`` entry is a device array (``on_device``) or a host scalar."""
 
-    def __init__(self, members: list[Node], inputs: list[Node], on_device: list[bool],
-                 number: Callable[[Node], int]) -> None:
+    def __init__(
+        self,
+        members: list[Node],
+        inputs: list[Node],
+        on_device: list[bool],
+        number: Callable[[Node], int],
+    ) -> None:
         self.root = members[-1]
         self.inputs = inputs
         self.ndim = self.root.type.ndim
@@ -51,8 +56,10 @@ class Elementwise:
         else:
             shapes = [v.shape for v, device in zip(values, self.on_device) if device]
             if np.broadcast_shapes(out.shape, *shapes) != tuple(out.shape):
-                raise ValueError(f"could not broadcast input array from shape "
-                                 f"{shapes[0]} into shape {tuple(out.shape)}")
+                raise ValueError(
+                    f"could not broadcast input array from shape "
+                    f"{shapes[0]} into shape {tuple(out.shape)}"
+                )
         for where, dtype in self.ranges:
             value = values[where] if isinstance(where, int) else int(where)
             info = np.iinfo(dtype)
@@ -69,7 +76,6 @@ class Elementwise:
         kernel(self.source)[blocks, threads](err, out, *values)
         return out
 
-
     def signature(self) -> tuple:
         """The kernel's argument types (what a launch specialises it for)."""
         from numba import from_dtype, types
@@ -77,8 +83,10 @@ class Elementwise:
         def array(t: Any) -> Any:
             return types.Array(from_dtype(t.dtype), t.ndim, "A")
 
-        inputs = [array(i.type) if device else from_dtype(i.type.dtype)
-                  for i, device in zip(self.inputs, self.on_device)]
+        inputs = [
+            array(i.type) if device else from_dtype(i.type.dtype)
+            for i, device in zip(self.inputs, self.on_device)
+        ]
         return (types.Array(types.int64, 1, "C"), array(self.root.type), *inputs)
 
     def ptx(self, cc: tuple[int, int]) -> str:
@@ -102,11 +110,22 @@ def kernel(source: str) -> Any:
     return cuda().jit(cache=True)(python_function(source))
 
 
-def _source(members: list[Node], inputs: list[Node], on_device: list[bool], ndim: int,
-            number: Callable[[Node], int], ranges: list[tuple[str, np.dtype]]) -> str:
+def _source(
+    members: list[Node],
+    inputs: list[Node],
+    on_device: list[bool],
+    ndim: int,
+    number: Callable[[Node], int],
+    ranges: list[tuple[str, np.dtype]],
+) -> str:
     params = [f"a{k}" for k in range(len(inputs))]
-    lines = ["import math", "import numpy as np", "", "",
-             f"def {KERNEL}(err, out, {', '.join(params)}):"]
+    lines = [
+        "import math",
+        "import numpy as np",
+        "",
+        "",
+        f"def {KERNEL}(err, out, {', '.join(params)}):",
+    ]
     body: list[str] = []
     names: dict[Node, str] = {}
     hoisted: list[str] = []

@@ -21,6 +21,7 @@ from . import device
 def _copy_kernel() -> Any:
     """Kernel ``(x, out)``: ``out[k] = x.flat[k]`` for a flat C-ordered ``out``; Numba
     compiles it per ndim and layout of ``x``, unravelling ``k`` with ``x``'s strides."""
+
     @cuda.jit
     def copy(x, out):
         k = cuda.grid(1)

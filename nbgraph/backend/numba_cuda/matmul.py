@@ -71,11 +71,15 @@ def _kernel(acc: np.dtype) -> Any:
             for e in range(loads):
                 index = t + e * count
                 r, q = index // depth, index % depth  # a: along k first (coalesced)
-                a_tile[q, r] = acc_t(a[za, top + r, start + q]) \
-                    if top + r < n and start + q < k else acc_t(0)
+                a_tile[q, r] = (
+                    acc_t(a[za, top + r, start + q]) if top + r < n and start + q < k else acc_t(0)
+                )
                 q, c = index // side, index % side
-                b_tile[q, c] = acc_t(b[zb, start + q, left + c]) \
-                    if start + q < k and left + c < m else acc_t(0)
+                b_tile[q, c] = (
+                    acc_t(b[zb, start + q, left + c])
+                    if start + q < k and left + c < m
+                    else acc_t(0)
+                )
             cuda.syncthreads()
             for q in range(depth):
                 for i in range(per):
@@ -103,13 +107,16 @@ def matmul(a: Any, b: Any, dtype: np.dtype) -> Any:
         if operand.ndim == 0:
             raise ValueError(
                 f"matmul: Input operand {number} does not have enough dimensions (has 0, "
-                f"gufunc core with signature {_SIGNATURE} requires 1)")
+                f"gufunc core with signature {_SIGNATURE} requires 1)"
+            )
         if operand.ndim > 3:
-            raise TypeError(f"matmul of {operand.ndim}-d arrays is not supported on the "
-                            "CUDA backend")
+            raise TypeError(
+                f"matmul of {operand.ndim}-d arrays is not supported on the CUDA backend"
+            )
         if operand.dtype.kind not in "biuf" or operand.dtype == np.float16:
-            raise TypeError(f"matmul of {operand.dtype} arrays is not supported on the "
-                            "CUDA backend")
+            raise TypeError(
+                f"matmul of {operand.dtype} arrays is not supported on the CUDA backend"
+            )
     dtype = np.dtype(dtype)
     a_shape = (1, 1, *a.shape) if a.ndim == 1 else (1,) * (3 - a.ndim) + a.shape
     b_shape = (1, *b.shape, 1) if b.ndim == 1 else (1,) * (3 - b.ndim) + b.shape
@@ -117,13 +124,15 @@ def matmul(a: Any, b: Any, dtype: np.dtype) -> Any:
     if k_b != k:
         raise ValueError(
             f"matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
-            f"signature {_SIGNATURE} (size {k_b} is different from {k})")
+            f"signature {_SIGNATURE} (size {k_b} is different from {k})"
+        )
     if batch_a != batch_b and 1 not in (batch_a, batch_b):
         raise ValueError(
             "operands could not be broadcast together with remapped shapes "
             f"[original->remapped]: {_shape(a.shape)}->({batch_a},newaxis,newaxis) "
             f"{_shape(b.shape)}->({batch_b},newaxis,newaxis)  and requested shape "
-            f"({n},{m})")
+            f"({n},{m})"
+        )
     batch = batch_a if batch_b == 1 else batch_b
     out = device.empty((batch, n, m), dtype)
     if out.size:
@@ -131,10 +140,14 @@ def matmul(a: Any, b: Any, dtype: np.dtype) -> Any:
         threads, per, _ = _shape_of_tiles()
         side = threads * per
         tiles = batch * -(-n // side) * -(-m // side)
-        _kernel(acc)[tiles, (threads, threads)](layout.contiguous(a).reshape(a_shape),
-                                                 layout.contiguous(b).reshape(b_shape), out)
-    result_shape = ((batch,) if max(a.ndim, b.ndim) == 3 else ()) + \
-        ((n,) if a.ndim > 1 else ()) + ((m,) if b.ndim > 1 else ())
+        _kernel(acc)[tiles, (threads, threads)](
+            layout.contiguous(a).reshape(a_shape), layout.contiguous(b).reshape(b_shape), out
+        )
+    result_shape = (
+        ((batch,) if max(a.ndim, b.ndim) == 3 else ())
+        + ((n,) if a.ndim > 1 else ())
+        + ((m,) if b.ndim > 1 else ())
+    )
     return out.reshape(result_shape)
 
 

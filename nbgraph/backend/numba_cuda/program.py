@@ -103,7 +103,8 @@ class CudaGraph:
                 raise DeviceUnsupportedError(
                     f"the CUDA backend cannot take argument {k + 1} of graph "
                     f"'{self.graph.name}': it is {reason}; run this function with "
-                    "backend='cpu'")
+                    "backend='cpu'"
+                )
 
     def ptx(self, cc: tuple[int, int] = (7, 5)) -> list[str]:
         """The graph's generated elementwise kernels in PTX (no GPU needed)."""
@@ -115,15 +116,20 @@ class CudaGraph:
             check_available()
             self.err = checks.new_error_array()
         device_io = any(is_device_array(a) for a in args)
-        values = [as_device(a) if on else a for a, on in
-                  zip(args, (self.on_device[p] for p in self.graph.body.params))]
+        values = [
+            as_device(a) if on else a
+            for a, on in zip(args, (self.on_device[p] for p in self.graph.body.params))
+        ]
         env: Env = {}
         outputs = self.plan.run(env, values)
         self.raise_device_error()
         if device_io:  # results stay on the device: they are complete when returned
             cuda().synchronize()
-        return [self._output(value, node, device_io)
-                for value, node in zip(outputs, self.plan.results) if node in self.results]
+        return [
+            self._output(value, node, device_io)
+            for value, node in zip(outputs, self.plan.results)
+            if node in self.results
+        ]
 
     def raise_device_error(self) -> None:
         """Raise what a kernel recorded in the error array, if anything."""
@@ -188,8 +194,10 @@ class CudaGraph:
         value = node.arg
         self.on_device[node] = isinstance(value, np.ndarray)
         if not self.on_device[node]:
+
             def const(env: Env) -> None:
                 env[node] = value
+
             return const
 
         def device_const(env: Env) -> None:
@@ -197,6 +205,7 @@ class CudaGraph:
             if array is None:
                 array = self.constants[node] = as_device(value)
             env[node] = array
+
         return device_const
 
     def _proj(self, node: Node) -> Step:
@@ -206,14 +215,17 @@ class CudaGraph:
 
         def proj(env: Env) -> None:
             env[node] = env[source][k]
+
         return proj
 
     def _cond(self, node: Node) -> Step:
         pred = node.inputs[0]
         then, other = node.arg
         plans = [self._plan(then), self._plan(other)]
-        places = tuple(merge(self.on_device.get(a, False), self.on_device.get(b, False))
-                       for a, b in zip(then.results, other.results))
+        places = tuple(
+            merge(self.on_device.get(a, False), self.on_device.get(b, False))
+            for a, b in zip(then.results, other.results)
+        )
         self.on_device[node] = places
         read = self.host_reader(pred)
         movers = [self._movers(list(r.results), places) for r in (then, other)]
@@ -222,6 +234,7 @@ class CudaGraph:
             branch = 0 if read(env) else 1
             outputs = plans[branch].run(env, ())
             env[node] = tuple(move(v) for move, v in zip(movers[branch], outputs))
+
         return cond
 
     def _while(self, node: Node) -> Step:
@@ -232,8 +245,7 @@ class CudaGraph:
                 for param, on in zip(region.params, places):
                     self.on_device[param] = on
             test_plan, body_plan = self._plan(test), self._plan(body)
-            after = [merge(on, self.on_device.get(r, False)) for on, r in
-                     zip(places, body.results)]
+            after = [merge(on, self.on_device.get(r, False)) for on, r in zip(places, body.results)]
             if after == places:
                 break
             places = after
@@ -248,8 +260,9 @@ class CudaGraph:
 
         def loop(env: Env) -> None:
             state = [move(env.get(i)) for move, i in zip(enter, node.inputs)]
-            state = [copy_of(v) if k in copied and is_device_array(v) else v
-                     for k, v in enumerate(state)]
+            state = [
+                copy_of(v) if k in copied and is_device_array(v) else v for k, v in enumerate(state)
+            ]
             completed = 0
             try:
                 while test_plan.run(env, state) and read(env):
@@ -260,13 +273,13 @@ class CudaGraph:
                 tag_loop(exc, node, completed, (), [])
                 raise
             env[node] = tuple(state)
+
         return loop
 
     def _movers(self, nodes: list[Node], places: tuple[Any, ...]) -> list[Callable]:
         """Per value: how it gets to where the merged value lives (host scalars go to the
         device when the other path left theirs there)."""
-        return [mover(n.type, self.on_device.get(n, False), want)
-                for n, want in zip(nodes, places)]
+        return [mover(n.type, self.on_device.get(n, False), want) for n, want in zip(nodes, places)]
 
     def lives_on_device(self, node: Node) -> bool:
         """Whether the node's value lives on the device (a tuple's items are placed
@@ -281,6 +294,7 @@ class CudaGraph:
         def read(env: Env) -> Any:  # an item of a tuple may be on the device
             value = env.get(node)  # (an effect token has no value)
             return self.fetch(value, node) if is_device_array(value) else value
+
         return read
 
     # --- calls -----------------------------------------------------------------------
@@ -303,49 +317,62 @@ class CudaGraph:
             return self._reduction(node)
         if supported(node) and node.type.flavor != PYTHON:
             return self._kernel([node], list(dict.fromkeys(node.inputs)))
-        if not is_array(node) and all(not o or i.type.ndim == 0 for o, i in
-                                       zip(on, node.inputs)):
+        if not is_array(node) and all(not o or i.type.ndim == 0 for o, i in zip(on, node.inputs)):
             return self._host(node)  # scalars read from the device, e.g. float(total)
         raise self._unsupported(node)
 
     def _unsupported(self, node: Node) -> DeviceUnsupportedError:
         call = node.arg
         # Complex constants (folded while tracing) are named too: the GPU has no complex.
-        constants = [f"complex constant {a!r}" for a in call.args
-                     if isinstance(a, (complex, np.complexfloating))]
-        operands = ", ".join([str(i.type) for i in node.inputs
-                              if not isinstance(i.type, TokenType)] + constants)
+        constants = [
+            f"complex constant {a!r}"
+            for a in call.args
+            if isinstance(a, (complex, np.complexfloating))
+        ]
+        operands = ", ".join(
+            [str(i.type) for i in node.inputs if not isinstance(i.type, TokenType)] + constants
+        )
         method = method_name(call)
         name = f".{method}()" if method is not None else call.name
         t = node.type
-        giving = f" giving {t} (the GPU kernels have no complex numbers)" if isinstance(
-            t, TensorType) and t.dtype.kind == "c" else ""
+        giving = (
+            f" giving {t} (the GPU kernels have no complex numbers)"
+            if isinstance(t, TensorType) and t.dtype.kind == "c"
+            else ""
+        )
         return DeviceUnsupportedError(
             f"the CUDA backend cannot run {name} on ({operands}){giving} on the GPU; "
-            "run this function with backend='cpu'", node.loc)
+            "run this function with backend='cpu'",
+            node.loc,
+        )
 
     def _host(self, node: Node, read: bool = True) -> Step:
         """The node's function on host values (device values read first, unless the
         function needs no values, as ``len``)."""
         self.on_device[node] = False
-        readers = [self.host_reader(i) if read else (lambda env, i=i: env[i])
-                   for i in node.inputs]
+        readers = [self.host_reader(i) if read else (lambda env, i=i: env[i]) for i in node.inputs]
         call = node.arg
 
         def host(env: Env) -> None:
             env[node] = call.apply([read(env) for read in readers])
+
         return host
 
     def _effect(self, node: Node) -> Step:
         self.on_device[node] = False
         cond = node.inputs[1] if len(node.inputs) > 1 else None
-        if node.arg.fn is runtime.assert_effect and len(node.inputs) == 2 and \
-                self.lives_on_device(cond) and cond.type.ndim == 0:
+        if (
+            node.arg.fn is runtime.assert_effect
+            and len(node.inputs) == 2
+            and self.lives_on_device(cond)
+            and cond.type.ndim == 0
+        ):
             self.may_fail = True
             number = self.numbers[node]
 
             def device_assert(env: Env) -> None:  # checked on the device: no sync
                 checks.device_assert(self.err, env[cond], number)
+
             return device_assert
         return self._host(node)
 
@@ -363,6 +390,7 @@ class CudaGraph:
 
         def elementwise(env: Env) -> None:
             env[root] = kernel(self.err, [env[i] for i in inputs])
+
         return elementwise
 
     def _reduction(self, node: Node) -> Step:
@@ -374,6 +402,7 @@ class CudaGraph:
 
         def reduction(env: Env) -> None:
             env[node] = reduce(to_device(env), method, axis, keepdims, dtype)
+
         return reduction
 
     def device_reader(self, node: Node) -> Callable[[Env], Any]:
@@ -391,6 +420,7 @@ class CudaGraph:
         def values(env: Env) -> tuple[list[Any], dict[str, Any]]:
             holes = [env[i] for i in inputs]
             return fill(call.args, holes), fill(call.kwargs, holes)
+
         return values
 
 
@@ -400,8 +430,13 @@ def _reduction(node: Node) -> tuple[str, int | None, bool] | None:
     call = node.arg
     facts = reduction_of(call)
     rest = call_operands(call)[1:]
-    if facts is None or facts.method is None or len(rest) > 1 or \
-            (rest and "axis" in call.kwargs) or set(call.kwargs) - {"axis", "keepdims"}:
+    if (
+        facts is None
+        or facts.method is None
+        or len(rest) > 1
+        or (rest and "axis" in call.kwargs)
+        or set(call.kwargs) - {"axis", "keepdims"}
+    ):
         return None
     if call.args[0] != Hole(0) or not is_array(node.inputs[0]):
         return None
@@ -414,5 +449,9 @@ def _reduction(node: Node) -> tuple[str, int | None, bool] | None:
 
 def _fusable(node: Node) -> bool:
     """Whether a node can be computed element by element inside a fused kernel."""
-    return node.op is Op.CALL and is_array(node) and supported(node) and all(
-        isinstance(i.type, TensorType) for i in node.inputs)
+    return (
+        node.op is Op.CALL
+        and is_array(node)
+        and supported(node)
+        and all(isinstance(i.type, TensorType) for i in node.inputs)
+    )

@@ -202,8 +202,9 @@ def _strided(load: Callable[..., Any], merge: Callable[..., Any], acc: np.dtype)
 
 
 @functools.cache
-def _thread_kernel(load: Callable[..., Any], merge: Callable[..., Any],
-                   finish: Callable[..., Any], acc: np.dtype) -> Any:
+def _thread_kernel(
+    load: Callable[..., Any], merge: Callable[..., Any], finish: Callable[..., Any], acc: np.dtype
+) -> Any:
     """Kernel ``(x, idx, aux, n, inner, outputs, count, ident, out_v, out_i)``: thread
     ``o`` reduces output ``o``'s ``n`` elements, accumulating in ``acc`` from ``ident``
     (``count``: the elements behind each output, for ``finish``)."""
@@ -220,8 +221,12 @@ def _thread_kernel(load: Callable[..., Any], merge: Callable[..., Any],
 
 
 @functools.cache
-def _block_kernel(load: Callable[..., Any], merge: Callable[..., Any],
-                  finish: Callable[..., Any] | None, acc: np.dtype) -> Any:
+def _block_kernel(
+    load: Callable[..., Any],
+    merge: Callable[..., Any],
+    finish: Callable[..., Any] | None,
+    acc: np.dtype,
+) -> Any:
     """Kernel ``(x, idx, aux, outer, n, inner, width, parts, count, ident, out_v,
     out_i)``: a block reduces ``width`` outputs, ``threads // width`` threads (lanes)
     each, over part ``b % parts`` of their ``n`` elements, and stores result
@@ -233,8 +238,7 @@ def _block_kernel(load: Callable[..., Any], merge: Callable[..., Any],
     threads = device.block_size()  # a power of two, as width is
 
     @cuda.jit
-    def reduce_per_block(x, idx, aux, outer, n, inner, width, parts, count, ident, out_v,
-                         out_i):
+    def reduce_per_block(x, idx, aux, outer, n, inner, width, parts, count, ident, out_v, out_i):
         values = cuda.shared.array(threads, acc_t)
         indices = cuda.shared.array(threads, np.int64)
         t = cuda.threadIdx.x
@@ -256,8 +260,7 @@ def _block_kernel(load: Callable[..., Any], merge: Callable[..., Any],
         v = ident
         i = -1
         if active:
-            v, i = strided(x, idx, aux, p, q, n, inner, part * lanes + lane, parts * lanes,
-                           v, i)
+            v, i = strided(x, idx, aux, p, q, n, inner, part * lanes + lane, parts * lanes, v, i)
         values[t] = v
         indices[t] = i
         cuda.syncthreads()
@@ -292,8 +295,15 @@ def _identity(value: float, acc: np.dtype) -> Any:
     return acc.type(info.max if value > 0 else info.min)
 
 
-def _run(step: _Pass, x: Any, aux: Any, n: int, inner: int, out: Any,
-         partials: tuple[Any, int] | None = None) -> None:
+def _run(
+    step: _Pass,
+    x: Any,
+    aux: Any,
+    n: int,
+    inner: int,
+    out: Any,
+    partials: tuple[Any, int] | None = None,
+) -> None:
     """One pass over flat ``x`` viewed as ``(out.size // inner, n, inner)`` into ``out``;
     with ``partials`` (the indices of partial results ``x``, and the number of elements
     behind each output), the pass that finishes them."""
@@ -307,7 +317,8 @@ def _run(step: _Pass, x: Any, aux: Any, n: int, inner: int, out: Any,
     if n < (_WARP if inner == 1 else threads):
         kernel = _thread_kernel(step.load, step.merge, step.finish, acc)
         kernel[device.blocks_for(outputs, threads), threads](
-            x, idx, aux, n, inner, outputs, count, ident, out, out)
+            x, idx, aux, n, inner, outputs, count, ident, out, out
+        )
         return
     if inner == 1:  # rows: about 16 elements a lane, and a sector's worth of lanes at least
         lanes = min(threads, max(_SECTOR // x.dtype.itemsize, _floor_power_of_two(n // 16)))
@@ -320,14 +331,14 @@ def _run(step: _Pass, x: Any, aux: Any, n: int, inner: int, out: Any,
     parts = 1 if partials else min(device.blocks_for(n, lanes), max(1, _max_blocks() // blocks))
     if parts == 1:
         kernel = _block_kernel(step.load, step.merge, step.finish, acc)
-        kernel[blocks, threads](x, idx, aux, outer, n, inner, width, 1, count, ident, out,
-                                out)
+        kernel[blocks, threads](x, idx, aux, outer, n, inner, width, 1, count, ident, out, out)
         return
     values = device.empty((outputs * parts,), acc)
     indices = device.empty((outputs * parts,), np.dtype(np.int64))
     kernel = _block_kernel(step.load, step.merge, None, acc)
-    kernel[blocks * parts, threads](x, idx, aux, outer, n, inner, width, parts, n, ident,
-                                    values, indices)
+    kernel[blocks * parts, threads](
+        x, idx, aux, outer, n, inner, width, parts, n, ident, values, indices
+    )
     _run(step._replace(load=_load_partial), values, aux, parts, 1, out, (indices, n))
 
 
@@ -347,14 +358,15 @@ def reduce(x: Any, method: str, axis: int | None, keepdims: bool, dtype: np.dtyp
         result_shape = (1,) * len(shape) if keepdims else ()
     else:
         axis = _normalize_axis(axis, len(shape))
-        outer, n, inner = math.prod(shape[:axis]), shape[axis], math.prod(shape[axis + 1:])
+        outer, n, inner = math.prod(shape[:axis]), shape[axis], math.prod(shape[axis + 1 :])
         kept = (1,) if keepdims else ()
-        result_shape = shape[:axis] + kept + shape[axis + 1:]
+        result_shape = shape[:axis] + kept + shape[axis + 1 :]
     if n == 0 and method in ("argmax", "argmin"):
         raise ValueError(f"attempt to get {method} of an empty sequence")
     if n == 0 and method in _UFUNC_NAMES:
-        raise ValueError(f"zero-size array to reduction operation {_UFUNC_NAMES[method]} "
-                         "which has no identity")
+        raise ValueError(
+            f"zero-size array to reduction operation {_UFUNC_NAMES[method]} which has no identity"
+        )
     out = device.empty((outer * inner,), dtype)
     if out.size:
         flat = layout.contiguous(x).reshape(x.size)

@@ -50,15 +50,16 @@ class Program(Protocol):
     def arguments(self, node: Node) -> Callable[[Env], Any]:
         """The node's filled argument template at run time."""
 
+
 MATMUL = frozenset({operator.matmul, np.matmul, np.dot})
-_FILLS = {np.zeros: 0, np.ones: 1, np.empty: 0, np.zeros_like: 0, np.ones_like: 1,
-          np.empty_like: 0}
+_FILLS = {np.zeros: 0, np.ones: 1, np.empty: 0, np.zeros_like: 0, np.ones_like: 1, np.empty_like: 0}
 
 
 def _static(node: Node) -> bool:
     """Whether the node's arguments other than its array are all known on the host."""
-    return all(not isinstance(i.type, TensorType) or i.type.flavor != ARRAY
-               for i in node.inputs[1:])
+    return all(
+        not isinstance(i.type, TensorType) or i.type.flavor != ARRAY for i in node.inputs[1:]
+    )
 
 
 def _getitem(program: Program, node: Node) -> Step | None:
@@ -82,17 +83,21 @@ def _getitem(program: Program, node: Node) -> Step | None:
             if not held:
                 held.append(as_device(index))
             env[node] = checks.take(program.err, env[source], held[0], number, contiguous)
+
         return gather_constant
     if not any(on):
+
         def basic(env: Env) -> None:
             key = fill(template, [env[source], *(env[i] for i in rest)])
             env[node] = views.index(env[source], key)
+
         return basic
     if template == Hole(1) and rest[0].type.dtype.kind == "b" and rest[0].type.ndim >= 1:
         mask = rest[0]
 
         def select(env: Env) -> None:  # a boolean mask: a scan, then a compaction
             env[node] = scan.masked(env[source], env[mask])
+
         return select
     if template == Hole(1) and rest[0].type.dtype.kind in "iu" and rest[0].type.ndim >= 1:
         program.may_fail = True
@@ -101,6 +106,7 @@ def _getitem(program: Program, node: Node) -> Step | None:
 
         def gather(env: Env) -> None:
             env[node] = checks.take(program.err, env[source], env[index], number, contiguous)
+
         return gather
     if all(i.type.ndim == 0 and i.type.dtype.kind in "iu" for i in rest):
         readers = [program.host_reader(i) for i in rest]
@@ -108,6 +114,7 @@ def _getitem(program: Program, node: Node) -> Step | None:
         def scalar_index(env: Env) -> None:  # an index computed on the device: read it
             key = fill(template, [env[source], *(read(env) for read in readers)])
             env[node] = views.index(env[source], key)
+
         return scalar_index
     return None
 
@@ -130,8 +137,12 @@ def _setitem(program: Program, node: Node) -> Step | None:
         return None
     value = node.inputs[value_template.index] if isinstance(value_template, Hole) else None
     keys = [i for i in node.inputs[1:] if i is not value]
-    if key_template == Hole(1) and len(keys) == 1 and \
-            keys[0].type.dtype.kind == "b" and keys[0].type.ndim == target.type.ndim:
+    if (
+        key_template == Hole(1)
+        and len(keys) == 1
+        and keys[0].type.dtype.kind == "b"
+        and keys[0].type.ndim == target.type.ndim
+    ):
         return _masked_setitem(program, node, keys[0], value, value_template)
     if any(program.lives_on_device(i) and i.type.ndim > 0 for i in keys):
         return None  # advanced-index assignment
@@ -150,11 +161,13 @@ def _setitem(program: Program, node: Node) -> Step | None:
         array = holes[0] if in_place else copy_of(holes[0])
         assign(views.index(array, fill(key_template, holes)), fill(value_template, holes))
         env[node] = array
+
     return setitem
 
 
-def _assigner(program: Program, node: Node, value: Node | None, template: Any
-              ) -> Callable[[Any, Any], None] | None:
+def _assigner(
+    program: Program, node: Node, value: Node | None, template: Any
+) -> Callable[[Any, Any], None] | None:
     """How a value is written into a device view: a kernel that broadcasts and casts a
     device array or a host scalar into the view's elements, whatever its strides."""
     source = value
@@ -164,11 +177,15 @@ def _assigner(program: Program, node: Node, value: Node | None, template: Any
             return None
         source = Node(Op.PARAM, (), 0, t)
     dtype = node.type.dtype
-    copy = Node(Op.CALL, (source,), Call(runtime.astype, (Hole(0), dtype), {}),
-                TensorType(dtype, source.type.ndim, ARRAY), node.loc)
+    copy = Node(
+        Op.CALL,
+        (source,),
+        Call(runtime.astype, (Hole(0), dtype), {}),
+        TensorType(dtype, source.type.ndim, ARRAY),
+        node.loc,
+    )
     try:
-        kernel = Elementwise([copy], [source], [program.lives_on_device(source)],
-                             lambda n: 0)
+        kernel = Elementwise([copy], [source], [program.lives_on_device(source)], lambda n: 0)
     except UnsupportedElement:
         return None
     if dtype.kind in "iu" and source.type.flavor == PYTHON and source.type.dtype.kind in "iu":
@@ -176,6 +193,7 @@ def _assigner(program: Program, node: Node, value: Node | None, template: Any
 
     def assign(view: Any, item: Any) -> None:
         kernel(program.err, [item], out=view)
+
     return assign
 
 
@@ -198,6 +216,7 @@ def _matmul(program: Program, node: Node) -> Step | None:
 
     def product(env: Env) -> None:
         env[node] = matmul(a(env), b(env), dtype)
+
     return product
 
 
@@ -208,6 +227,7 @@ def _shape_dim(program: Program, node: Node) -> Step:
 
     def shape_dim(env: Env) -> None:
         env[node] = env[source].shape[axis]
+
     return shape_dim
 
 
@@ -219,12 +239,14 @@ def _size(program: Program, node: Node) -> Step | None:
 
     def size(env: Env) -> None:
         env[node] = int(env[source].size)
+
     return size
 
 
 def _view(how: Callable[[Any, list, dict], Any]) -> Callable[[Program, Node], Step | None]:
     """A rule for an operation that is a view (or copy) of its device array (``how``
     takes the array, the other arguments and the keyword arguments)."""
+
     def rule(program: Program, node: Node) -> Step | None:
         if not node.inputs or not program.on_device.get(node.inputs[0]) or not _static(node):
             return None
@@ -234,7 +256,9 @@ def _view(how: Callable[[Any, list, dict], Any]) -> Callable[[Program, Node], St
             args, kwargs = values(env)
             array, *rest = call_operands(node.arg, args)
             env[node] = how(array, rest, kwargs)
+
         return view
+
     return rule
 
 
@@ -245,8 +269,9 @@ def _reshape(a: Any, args: list, kwargs: dict) -> Any:
 
 def _creation(program: Program, node: Node) -> Step | None:
     fn = node.arg.fn
-    if not is_array(node) or (not _static(node) and fn not in (
-            np.zeros_like, np.ones_like, np.empty_like, np.full_like)):
+    if not is_array(node) or (
+        not _static(node) and fn not in (np.zeros_like, np.ones_like, np.empty_like, np.full_like)
+    ):
         return None
     values = program.arguments(node)
     dtype = node.type.dtype
@@ -255,6 +280,7 @@ def _creation(program: Program, node: Node) -> Step | None:
     def create(env: Env) -> None:
         args, kwargs = values(env)
         env[node] = _create(fn, args, kwargs, dtype)
+
     return create
 
 
@@ -274,8 +300,9 @@ def _create(fn: Callable, args: list, kwargs: dict, dtype: np.dtype) -> Any:
         return creation.arange(start, stop, 1 if step is None else step, dtype)
     if fn is np.linspace:
         num = kwargs.get("num", args[2] if len(args) > 2 else 50)
-        return creation.linspace(args[0], args[1], int(num),
-                                 bool(kwargs.get("endpoint", True)), dtype)
+        return creation.linspace(
+            args[0], args[1], int(num), bool(kwargs.get("endpoint", True)), dtype
+        )
     raise AssertionError(fn)
 
 
@@ -283,8 +310,9 @@ def _shape(shape: Any) -> tuple[int, ...]:
     return (int(shape),) if np.ndim(shape) == 0 else tuple(int(s) for s in shape)
 
 
-def _masked_setitem(program: Program, node: Node, mask: Node, value: Node | None,
-                    template: Any) -> Step | None:
+def _masked_setitem(
+    program: Program, node: Node, mask: Node, value: Node | None, template: Any
+) -> Step | None:
     """``x[mask] = scalar`` (a mask of x's shape): one kernel choosing per element."""
     target = node.inputs[0]
     if value is not None and value.type.ndim != 0:
@@ -292,11 +320,20 @@ def _masked_setitem(program: Program, node: Node, mask: Node, value: Node | None
     scalar = value if value is not None else Node(Op.PARAM, (), 0, type_of(template))
     if scalar.type is None:
         return None
-    chosen = Node(Op.CALL, (mask, scalar, target),
-                  Call(np.where, (Hole(0), Hole(1), Hole(2)), {}), target.type, node.loc)
+    chosen = Node(
+        Op.CALL,
+        (mask, scalar, target),
+        Call(np.where, (Hole(0), Hole(1), Hole(2)), {}),
+        target.type,
+        node.loc,
+    )
     try:
-        kernel = Elementwise([chosen], [mask, scalar, target],
-                             [True, program.lives_on_device(scalar), True], lambda n: 0)
+        kernel = Elementwise(
+            [chosen],
+            [mask, scalar, target],
+            [True, program.lives_on_device(scalar), True],
+            lambda n: 0,
+        )
     except UnsupportedElement:
         return None
     in_place = node in program.ownership.in_place
@@ -308,6 +345,7 @@ def _masked_setitem(program: Program, node: Node, mask: Node, value: Node | None
         if tuple(env[mask].shape) != tuple(array.shape):
             raise IndexError("boolean index did not match indexed array")
         env[node] = kernel(program.err, [env[mask], item, array], out=array)
+
     return setitem
 
 
@@ -326,26 +364,37 @@ def _cumulative(program: Program, node: Node) -> Step | None:
 
     def cumulative(env: Env) -> None:
         env[node] = scan.cumulative(env[source], method, axis, dtype)
+
     return cumulative
 
 
 def _count_nonzero(program: Program, node: Node) -> Step | None:
     """np.count_nonzero(x, axis): a ``x != 0`` kernel and a sum."""
     call, source = node.arg, node.inputs[0]
-    if not program.lives_on_device(source) or call.args[1:] or \
-            set(call.kwargs) - {"axis", "keepdims"}:
+    if (
+        not program.lives_on_device(source)
+        or call.args[1:]
+        or set(call.kwargs) - {"axis", "keepdims"}
+    ):
         return None
     axis, keepdims = call.kwargs.get("axis"), call.kwargs.get("keepdims", False)
     if not (axis is None or type(axis) is int) or type(keepdims) is not bool:
         return None
-    nonzero = Node(Op.CALL, (source,), Call(np.not_equal, (Hole(0), 0), {}),
-                   TensorType(np.dtype(bool), source.type.ndim, ARRAY), node.loc)
+    nonzero = Node(
+        Op.CALL,
+        (source,),
+        Call(np.not_equal, (Hole(0), 0), {}),
+        TensorType(np.dtype(bool), source.type.ndim, ARRAY),
+        node.loc,
+    )
     mask = Elementwise([nonzero], [source], [True], lambda n: 0)
     program.on_device[node] = True
 
     def count_nonzero(env: Env) -> None:
-        env[node] = reduce(mask(program.err, [env[source]]), "sum", axis, keepdims,
-                           np.dtype(np.int64))
+        env[node] = reduce(
+            mask(program.err, [env[source]]), "sum", axis, keepdims, np.dtype(np.int64)
+        )
+
     return count_nonzero
 
 
@@ -354,8 +403,13 @@ def _join(program: Program, node: Node) -> Step | None:
     its part of one new array by the copying kernel."""
     call = node.arg
     parts = call.args[0]
-    if not isinstance(parts, (tuple, list)) or call.args[1:] or set(call.kwargs) - {"axis"} \
-            or len(parts) != len(node.inputs) or any(not isinstance(p, Hole) for p in parts):
+    if (
+        not isinstance(parts, (tuple, list))
+        or call.args[1:]
+        or set(call.kwargs) - {"axis"}
+        or len(parts) != len(node.inputs)
+        or any(not isinstance(p, Hole) for p in parts)
+    ):
         return None
     axis = call.kwargs.get("axis", 0)
     if type(axis) is not int or not all(program.lives_on_device(i) for i in node.inputs):
@@ -380,11 +434,13 @@ def _join(program: Program, node: Node) -> Step | None:
             if array.size:
                 copy(views.index(out, key), array)
         env[node] = out
+
     return join
 
 
-def _layout(stack: bool, axis: int, shapes: list[tuple[int, ...]]
-            ) -> tuple[tuple[int, ...], list[tuple]]:
+def _layout(
+    stack: bool, axis: int, shapes: list[tuple[int, ...]]
+) -> tuple[tuple[int, ...], list[tuple]]:
     """The joined shape and each part's index into it (NumPy's rules and errors)."""
     first = shapes[0]
     ndim = len(first) + stack
@@ -396,29 +452,36 @@ def _layout(stack: bool, axis: int, shapes: list[tuple[int, ...]]
             raise ValueError("all input arrays must have the same shape")
         keys = [(slice(None),) * axis + (k,) for k in range(len(shapes))]
         return (*first[:axis], len(shapes), *first[axis:]), keys
-    if any(len(s) != len(first) or s[:axis] + s[axis + 1:] != first[:axis] + first[axis + 1:]
-           for s in shapes):
-        raise ValueError("all the input array dimensions except for the concatenation axis "
-                         "must match exactly")
+    if any(
+        len(s) != len(first) or s[:axis] + s[axis + 1 :] != first[:axis] + first[axis + 1 :]
+        for s in shapes
+    ):
+        raise ValueError(
+            "all the input array dimensions except for the concatenation axis must match exactly"
+        )
     keys, start = [], 0
     for s in shapes:
         keys.append((slice(None),) * axis + (slice(start, start + s[axis]),))
         start += s[axis]
-    return (*first[:axis], start, *first[axis + 1:]), keys
+    return (*first[:axis], start, *first[axis + 1 :]), keys
 
 
 def _host_list(program: Program, node: Node) -> Step | None:
     """An array from a list of scalars built on the host: made there, then copied to
     the device once (the list's items were host values already)."""
     elem = node.inputs[0].type.elem
-    if not isinstance(elem, TensorType) or elem.ndim != 0 or any(
-            program.lives_on_device(i) for i in node.inputs):
+    if (
+        not isinstance(elem, TensorType)
+        or elem.ndim != 0
+        or any(program.lives_on_device(i) for i in node.inputs)
+    ):
         return None
     program.on_device[node] = True
     call = node.arg
 
     def from_list(env: Env) -> None:
         env[node] = as_device(call.apply([env[i] for i in node.inputs]))
+
     return from_list
 
 
@@ -434,6 +497,7 @@ def _sum_to(program: Program, node: Node) -> Step:
             if m == 1 and n != 1:
                 out = reduce(out, "sum", axis, True, out.dtype)
         env[node] = out
+
     return sum_to
 
 
@@ -442,6 +506,7 @@ def _tuple(program: Program, node: Node) -> Step:
 
     def make_tuple(env: Env) -> None:
         env[node] = tuple(env[i] for i in node.inputs)
+
     return make_tuple
 
 
@@ -465,8 +530,10 @@ RULES: dict[Callable, Callable[[Program, Node], Step | None]] = {
     np.hstack: _join,
     runtime.list_to_array: _host_list,
     compiled_sum_to(): _sum_to,
-    **{fn: _view(lambda a, args, kw, fn=fn: views.restrided(a, lambda h: fn(h, *args, **kw)))
-       for fn in (np.expand_dims, np.swapaxes, np.squeeze, np.moveaxis)},
+    **{
+        fn: _view(lambda a, args, kw, fn=fn: views.restrided(a, lambda h: fn(h, *args, **kw)))
+        for fn in (np.expand_dims, np.swapaxes, np.squeeze, np.moveaxis)
+    },
     **{fn: _matmul for fn in MATMUL},
     **{fn: _creation for fn in (*_FILLS, np.full, np.full_like, np.arange, np.linspace)},
 }
@@ -479,6 +546,12 @@ METHOD_RULES: dict[str, Callable[[Program, Node], Step | None]] = {
     "dot": _matmul,
     "cumsum": _cumulative,
     "cumprod": _cumulative,
-    **{name: _view(lambda a, args, kw, name=name: views.restrided(
-        a, lambda h: getattr(h, name)(*args, **kw))) for name in ("squeeze", "swapaxes")},
+    **{
+        name: _view(
+            lambda a, args, kw, name=name: views.restrided(
+                a, lambda h: getattr(h, name)(*args, **kw)
+            )
+        )
+        for name in ("squeeze", "swapaxes")
+    },
 }

@@ -27,39 +27,72 @@ def _spelled(*operators: Callable) -> dict[Callable, str]:
 
 
 _ARITHMETIC = _spelled(operator.add, operator.sub, operator.mul)
-_BITWISE = _spelled(operator.and_, operator.or_, operator.xor, operator.lshift,
-                    operator.rshift)
-_COMPARE = _spelled(operator.lt, operator.le, operator.gt, operator.ge, operator.eq,
-                    operator.ne)
+_BITWISE = _spelled(operator.and_, operator.or_, operator.xor, operator.lshift, operator.rshift)
+_COMPARE = _spelled(operator.lt, operator.le, operator.gt, operator.ge, operator.eq, operator.ne)
 
 # Functions of the operation's dtype, written with math (or a device function: df.).
 _FLOAT_FUNCTIONS = {
-    np.exp: "df.exp", np.expm1: "df.expm1", np.log: "df.log", np.log2: "df.log2",
-    np.log10: "df.log10", np.log1p: "df.log1p", np.sqrt: "df.sqrt", np.sin: "math.sin",
-    np.cos: "math.cos", np.tan: "math.tan", np.arcsin: "df.arcsin", np.arccos: "df.arccos",
-    np.arctan: "math.atan", np.sinh: "df.sinh", np.cosh: "df.cosh",
-    np.tanh: "math.tanh", np.arcsinh: "math.asinh", np.arccosh: "df.arccosh",
-    np.arctanh: "df.arctanh", np.floor: "df.floor", np.ceil: "df.ceil",
-    np.trunc: "df.trunc", np.rint: "df.rint", np.exp2: "df.exp2", np.cbrt: "df.cbrt",
-    np.arctan2: "math.atan2", np.hypot: "math.hypot", np.copysign: "math.copysign",
-    np.deg2rad: "df.deg2rad", np.radians: "df.deg2rad", np.rad2deg: "df.rad2deg",
-    np.degrees: "df.rad2deg", np.fmod: "df.fmod_float", np.power: "df.power",
-    np.float_power: "df.power", operator.pow: "df.power", np.true_divide: "df.divide",
+    np.exp: "df.exp",
+    np.expm1: "df.expm1",
+    np.log: "df.log",
+    np.log2: "df.log2",
+    np.log10: "df.log10",
+    np.log1p: "df.log1p",
+    np.sqrt: "df.sqrt",
+    np.sin: "math.sin",
+    np.cos: "math.cos",
+    np.tan: "math.tan",
+    np.arcsin: "df.arcsin",
+    np.arccos: "df.arccos",
+    np.arctan: "math.atan",
+    np.sinh: "df.sinh",
+    np.cosh: "df.cosh",
+    np.tanh: "math.tanh",
+    np.arcsinh: "math.asinh",
+    np.arccosh: "df.arccosh",
+    np.arctanh: "df.arctanh",
+    np.floor: "df.floor",
+    np.ceil: "df.ceil",
+    np.trunc: "df.trunc",
+    np.rint: "df.rint",
+    np.exp2: "df.exp2",
+    np.cbrt: "df.cbrt",
+    np.arctan2: "math.atan2",
+    np.hypot: "math.hypot",
+    np.copysign: "math.copysign",
+    np.deg2rad: "df.deg2rad",
+    np.radians: "df.deg2rad",
+    np.rad2deg: "df.rad2deg",
+    np.degrees: "df.rad2deg",
+    np.fmod: "df.fmod_float",
+    np.power: "df.power",
+    np.float_power: "df.power",
+    operator.pow: "df.power",
+    np.true_divide: "df.divide",
     operator.truediv: "df.divide",
 }
 _ANY_FUNCTIONS = {
-    np.maximum: "df.maximum", np.minimum: "df.minimum", np.fmax: "df.fmax",
-    np.fmin: "df.fmin", np.absolute: "abs", np.fabs: "abs", operator.abs: "abs",
-    abs: "abs", np.sign: "df.sign", np.square: "df.square", np.reciprocal: "df.reciprocal",
-    np.conjugate: "", np.conj: "", **_spelled(operator.neg, operator.pos),
+    np.maximum: "df.maximum",
+    np.minimum: "df.minimum",
+    np.fmax: "df.fmax",
+    np.fmin: "df.fmin",
+    np.absolute: "abs",
+    np.fabs: "abs",
+    operator.abs: "abs",
+    abs: "abs",
+    np.sign: "df.sign",
+    np.square: "df.square",
+    np.reciprocal: "df.reciprocal",
+    np.conjugate: "",
+    np.conj: "",
+    **_spelled(operator.neg, operator.pos),
 }
 _FLOOR_DIVIDE = frozenset({operator.floordiv, np.floor_divide})
 _REMAINDER = frozenset({operator.mod, np.remainder, np.mod})
 _POWER = frozenset({operator.pow, np.power})
 _LOGICAL = {np.logical_and: "and", np.logical_or: "or", np.logical_xor: "!="}
 _PREDICATES = {np.isnan: "math.isnan", np.isinf: "math.isinf", np.isfinite: "math.isfinite"}
-_INVERT = frozenset({operator.invert, np.invert, np.bitwise_not, operator.not_,
-                     np.logical_not})
+_INVERT = frozenset({operator.invert, np.invert, np.bitwise_not, operator.not_, np.logical_not})
 _CASTS = frozenset({runtime.coerce, runtime.astype, runtime.retype, float, int, bool})
 # Functions taking some arguments that are not elementwise operands.
 _SELECTIONS = frozenset({np.where, np.clip})
@@ -97,20 +130,33 @@ def literal(value: Any) -> str:
 def supported(node: Node) -> bool:
     """Whether ``node`` has a per-element form here (what fusion may group)."""
     fn = node.arg.fn
-    known = (fn in _ARITHMETIC or fn in _BITWISE or fn in _COMPARE or fn in _FLOAT_FUNCTIONS
-             or fn in _ANY_FUNCTIONS or fn in _FLOOR_DIVIDE or fn in _REMAINDER
-             or fn in _POWER or fn in _LOGICAL or fn in _PREDICATES or fn in _INVERT
-             or fn in _CASTS or fn in _SELECTIONS or fn in _ROUNDS)
+    known = (
+        fn in _ARITHMETIC
+        or fn in _BITWISE
+        or fn in _COMPARE
+        or fn in _FLOAT_FUNCTIONS
+        or fn in _ANY_FUNCTIONS
+        or fn in _FLOOR_DIVIDE
+        or fn in _REMAINDER
+        or fn in _POWER
+        or fn in _LOGICAL
+        or fn in _PREDICATES
+        or fn in _INVERT
+        or fn in _CASTS
+        or fn in _SELECTIONS
+        or fn in _ROUNDS
+    )
     if not known or not isinstance(node.type, TensorType):
         return False
-    kinds = {node.type.dtype.kind} | {i.type.dtype.kind for i in node.inputs
-                                      if isinstance(i.type, TensorType)}
+    kinds = {node.type.dtype.kind} | {
+        i.type.dtype.kind for i in node.inputs if isinstance(i.type, TensorType)
+    }
     return not kinds & {"c", "U", "S", "O", "M", "m", "V"} and (
-        fn in _SELECTIONS or fn in _CASTS or fn in _ROUNDS or not node.arg.kwargs)
+        fn in _SELECTIONS or fn in _CASTS or fn in _ROUNDS or not node.arg.kwargs
+    )
 
 
-def element(node: Node, inputs: list[str], number: int, ranges: list[tuple[str, np.dtype]]
-            ) -> str:
+def element(node: Node, inputs: list[str], number: int, ranges: list[tuple[str, np.dtype]]) -> str:
     """The expression computing one element of ``node`` from its inputs' elements
     (``number``: the node's number in the error array, for operations that can fail).
     Python int operands the host must check against a dtype's range are added to
@@ -130,8 +176,10 @@ def element(node: Node, inputs: list[str], number: int, ranges: list[tuple[str, 
     if fn in _COMPARE:
         common = _common(operands)
         # Python ints compare exactly, also beyond the array's range (as in NumPy 2).
-        a, b = (o.text if common.kind in "iu" and o.type.flavor == PYTHON else
-                cast(common, o.text) for o in operands)
+        a, b = (
+            o.text if common.kind in "iu" and o.type.flavor == PYTHON else cast(common, o.text)
+            for o in operands
+        )
         return f"({a} {_COMPARE[fn]} {b})"
     if fn in _LOGICAL:
         a, b = (f"({o.text} != 0)" for o in operands)
@@ -146,8 +194,9 @@ def element(node: Node, inputs: list[str], number: int, ranges: list[tuple[str, 
             return f"(not {cast(np.dtype(bool), operands[0].text)})"
         return cast(out, f"(~{operands[0].text})")
     if out.kind in "iu":  # NumPy 2 refuses Python ints outside the dtype's range
-        ranges.extend((o.text, out) for o in operands
-                      if o.type.flavor == PYTHON and o.dtype.kind in "iu")
+        ranges.extend(
+            (o.text, out) for o in operands if o.type.flavor == PYTHON and o.dtype.kind in "iu"
+        )
     args = [cast(out, o.text) if o.dtype != out else o.text for o in operands]
     if out.kind == "b":
         return _boolean(fn, args)
@@ -204,13 +253,20 @@ def _boolean(fn: Callable, args: list[str]) -> str:
     """Arithmetic on bools: NumPy's add is or, multiply is and, maximum is or..."""
     if fn in (operator.add, np.add, np.maximum, np.fmax, operator.or_, np.bitwise_or):
         return f"({args[0]} or {args[1]})"
-    if fn in (operator.mul, np.multiply, np.minimum, np.fmin, operator.and_,
-              np.bitwise_and):
+    if fn in (operator.mul, np.multiply, np.minimum, np.fmin, operator.and_, np.bitwise_and):
         return f"({args[0]} and {args[1]})"
     if fn in (operator.xor, np.bitwise_xor):
         return f"({args[0]} != {args[1]})"
-    if fn in (np.absolute, np.fabs, operator.abs, abs, np.positive, operator.pos,
-              np.square, np.sign):
+    if fn in (
+        np.absolute,
+        np.fabs,
+        operator.abs,
+        abs,
+        np.positive,
+        operator.pos,
+        np.square,
+        np.sign,
+    ):
         return args[0]
     raise UnsupportedElement(f"{getattr(fn, '__name__', fn)} on bool")
 

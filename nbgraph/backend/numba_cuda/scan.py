@@ -56,8 +56,7 @@ def _chunk_kernel(acc: np.dtype) -> Any:
         cuda.syncthreads()
         offset = 1
         while offset < threads:  # Hillis-Steele: after it, partial[t] covers 0..t
-            before = partial[t - offset] if t >= offset else (acc_t(0) if op == _SUM
-                                                              else acc_t(1))
+            before = partial[t - offset] if t >= offset else (acc_t(0) if op == _SUM else acc_t(1))
             cuda.syncthreads()
             partial[t] = _combine(partial[t], before, op)
             cuda.syncthreads()
@@ -125,7 +124,7 @@ def cumulative(x: Any, method: str, axis: int | None, dtype: np.dtype) -> Any:
         raise np.exceptions.AxisError(axis, x.ndim)
     axis %= x.ndim
     outer = int(np.prod(x.shape[:axis], dtype=np.int64))
-    inner = int(np.prod(x.shape[axis + 1:], dtype=np.int64))
+    inner = int(np.prod(x.shape[axis + 1 :], dtype=np.int64))
     lines = (outer, x.shape[axis], inner)
     out = device.empty(x.shape, dtype)
     x3, out3 = x.reshape(*lines), out.reshape(*lines)
@@ -168,12 +167,13 @@ def masked(x: Any, mask: Any) -> Any:
         raise IndexError(
             f"boolean index did not match indexed array along axis 0; size of axis is "
             f"{x.shape[0] if x.ndim else 0} but size of corresponding boolean axis is "
-            f"{mask.shape[0] if mask.ndim else 0}")
+            f"{mask.shape[0] if mask.ndim else 0}"
+        )
     x = layout.contiguous(x)
     flags = layout.contiguous(mask).reshape(mask.size)
     positions = device.empty((mask.size,), np.dtype(np.int64))
     _scan_1d(flags, positions, _SUM)
-    count = int(positions[mask.size - 1:].copy_to_host()[0]) if mask.size else 0
+    count = int(positions[mask.size - 1 :].copy_to_host()[0]) if mask.size else 0
     threads = device.block_size()
     if mask.ndim == x.ndim:
         out = device.empty((count,), x.dtype)
@@ -185,6 +185,7 @@ def masked(x: Any, mask: Any) -> Any:
     out = device.empty((count, *x.shape[1:]), x.dtype)
     if count and width:
         blocks = min(device.blocks_for(x.size, threads), 1 << 16)
-        _compact_rows[blocks, threads](x.reshape(x.shape[0], width), flags, positions,
-                                       out.reshape(count, width))
+        _compact_rows[blocks, threads](
+            x.reshape(x.shape[0], width), flags, positions, out.reshape(count, width)
+        )
     return out

@@ -19,8 +19,7 @@ from .layout import contiguous
 
 
 def _stand_in(a: Any) -> np.ndarray:
-    return as_strided(np.zeros(1, dtype=a.dtype), shape=a.shape, strides=a.strides,
-                      writeable=False)
+    return as_strided(np.zeros(1, dtype=a.dtype), shape=a.shape, strides=a.strides, writeable=False)
 
 
 def restrided(a: Any, how: Callable[[np.ndarray], np.ndarray]) -> Any:
@@ -35,8 +34,9 @@ def restrided(a: Any, how: Callable[[np.ndarray], np.ndarray]) -> Any:
         raise AssertionError("not a view: advanced indexing has its own kernel")
     offset = _address(view) - _address(stand_in)
     data = a.gpu_data.view(offset) if offset else a.gpu_data
-    result = cuda().devicearray.DeviceNDArray(view.shape, view.strides, a.dtype,
-                                              stream=a.stream, gpu_data=data)
+    result = cuda().devicearray.DeviceNDArray(
+        view.shape, view.strides, a.dtype, stream=a.stream, gpu_data=data
+    )
     # A view of a reversed array could start before its memory pointer: copy it instead,
     # so that every device array held has non-negative strides.
     return contiguous(result) if any(s < 0 for s in view.strides) else result

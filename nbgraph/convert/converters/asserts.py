@@ -13,5 +13,4 @@ class AssertConverter(Converter):
         self.generic_visit(node)
         if node.msg is None:
             return replace("ag__.assert_stmt(test)", node, test=node.test)
-        return replace("ag__.assert_stmt(test, lambda: msg)", node, test=node.test,
-                       msg=node.msg)
+        return replace("ag__.assert_stmt(test, lambda: msg)", node, test=node.test, msg=node.msg)

@@ -10,8 +10,11 @@ from ..templates import replace_expr
 
 
 def _is_internal(func: ast.expr) -> bool:
-    return (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
-            and func.value.id == "ag__") or (isinstance(func, ast.Name) and func.id == "super")
+    return (
+        isinstance(func, ast.Attribute)
+        and isinstance(func.value, ast.Name)
+        and func.value.id == "ag__"
+    ) or (isinstance(func, ast.Name) and func.id == "super")
 
 
 class CallConverter(Converter):
@@ -29,5 +32,6 @@ class CallConverter(Converter):
         kwargs = ast.Dict(keys=keys, values=[k.value for k in node.keywords])
         for part in (args, kwargs):
             ast.copy_location(part, node)
-        return replace_expr("ag__.converted_call(f, args, kwargs)", node, f=node.func,
-                            args=args, kwargs=kwargs)
+        return replace_expr(
+            "ag__.converted_call(f, args, kwargs)", node, f=node.func, args=args, kwargs=kwargs
+        )

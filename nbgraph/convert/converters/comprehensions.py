@@ -18,9 +18,15 @@ def _target_params(target: ast.expr) -> tuple[list[str], bool] | None:
 
 def _lambda(params: list[str], body: ast.expr, origin: ast.AST) -> ast.Lambda:
     fn = ast.Lambda(
-        args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=p) for p in params],
-                           kwonlyargs=[], kw_defaults=[], defaults=[]),
-        body=body)
+        args=ast.arguments(
+            posonlyargs=[],
+            args=[ast.arg(arg=p) for p in params],
+            kwonlyargs=[],
+            kw_defaults=[],
+            defaults=[],
+        ),
+        body=body,
+    )
     for node in ast.walk(fn):
         if "lineno" in node._attributes and not hasattr(node, "lineno"):
             ast.copy_location(node, origin)
@@ -39,11 +45,17 @@ class ComprehensionConverter(Converter):
         params, unpack = target
         conditions = ast.Tuple(elts=[_lambda(params, c, c) for c in gen.ifs], ctx=ast.Load())
         call = ast.Call(
-            func=ast.Attribute(value=ast.Name(id="ag__", ctx=ast.Load()), attr="list_comp",
-                               ctx=ast.Load()),
-            args=[gen.iter, _lambda(params, node.elt, node), conditions,
-                  ast.Constant(value=unpack)],
-            keywords=[])
+            func=ast.Attribute(
+                value=ast.Name(id="ag__", ctx=ast.Load()), attr="list_comp", ctx=ast.Load()
+            ),
+            args=[
+                gen.iter,
+                _lambda(params, node.elt, node),
+                conditions,
+                ast.Constant(value=unpack),
+            ],
+            keywords=[],
+        )
         for child in ast.walk(call):
             if "lineno" in child._attributes and not hasattr(child, "lineno"):
                 ast.copy_location(child, node)

@@ -41,16 +41,20 @@ class ControlFlowConverter(ScopedConverter):
         finally:
             self._captured.pop()
 
-    def _function(self, name: str, params: list[str], body: list[ast.stmt],
-                  origin: ast.AST) -> ast.FunctionDef:
+    def _function(
+        self, name: str, params: list[str], body: list[ast.stmt], origin: ast.AST
+    ) -> ast.FunctionDef:
         captured = [p for p in params if self._captured and p in self._captured[-1]]
         if captured:
             renamed = {p: self.namer.new(f"{p}_in") for p in captured}
             params = [renamed.get(p, p) for p in params]
             sync = ast.Nonlocal(names=captured)
             ast.copy_location(sync, origin)
-            body = [sync, *(s for p in captured for s in replace(
-                "p = value", origin, p=p, value=renamed[p])), *body]
+            body = [
+                sync,
+                *(s for p in captured for s in replace("p = value", origin, p=p, value=renamed[p])),
+                *body,
+            ]
         fn = replace("def fn():\n    pass", origin, fn=name)[0]
         fn.args.args = [ast.arg(arg=p) for p in params]
         fn.body = body or replace("pass", origin)
@@ -73,8 +77,12 @@ class ControlFlowConverter(ScopedConverter):
             self._function(body_fn, names, _with_return(node.body, names, node), node),
             self._function(else_fn, names, _with_return(node.orelse, names, node), node),
             *replace(
-                "state = ag__.if_stmt(test, body_fn, else_fn, names, state)", node.test,
-                state=names_tuple(names), test=node.test, body_fn=body_fn, else_fn=else_fn,
+                "state = ag__.if_stmt(test, body_fn, else_fn, names, state)",
+                node.test,
+                state=names_tuple(names),
+                test=node.test,
+                body_fn=body_fn,
+                else_fn=else_fn,
                 names=strings_tuple(names),
             ),
         ]
@@ -92,8 +100,11 @@ class ControlFlowConverter(ScopedConverter):
             self._function(test_fn, names, test_body, node),
             self._function(body_fn, names, _with_return(node.body, names, node), node),
             *replace(
-                "state = ag__.while_stmt(test_fn, body_fn, names, state)", node.test,
-                state=names_tuple(names), test_fn=test_fn, body_fn=body_fn,
+                "state = ag__.while_stmt(test_fn, body_fn, names, state)",
+                node.test,
+                state=names_tuple(names),
+                test_fn=test_fn,
+                body_fn=body_fn,
                 names=strings_tuple(names),
             ),
             *node.orelse,
@@ -106,18 +117,22 @@ class ControlFlowConverter(ScopedConverter):
         unpack = replace("target = item", node, item=item)
         unpack[0].targets = [node.target]
         out: list[ast.stmt] = [
-            self._function(body_fn, [item, *names], _with_return(unpack + node.body, names, node),
-                      node)
+            self._function(
+                body_fn, [item, *names], _with_return(unpack + node.body, names, node), node
+            )
         ]
         extra: str | ast.expr = ast.Constant(value=None)
         if exit_flags(node):
             extra = self.namer.new("extra_test")
-            test = [ast.copy_location(
-                ast.Return(value=_not_exited(exit_flags(node), node)), node)]
+            test = [ast.copy_location(ast.Return(value=_not_exited(exit_flags(node), node)), node)]
             out.append(self._function(extra, names, test, node))
         out += replace(
-            "state = ag__.for_stmt(iterable, extra, body_fn, names, state)", node.iter,
-            state=names_tuple(names), iterable=node.iter, extra=extra, body_fn=body_fn,
+            "state = ag__.for_stmt(iterable, extra, body_fn, names, state)",
+            node.iter,
+            state=names_tuple(names),
+            iterable=node.iter,
+            extra=extra,
+            body_fn=body_fn,
             names=strings_tuple(names),
         )
         return out + node.orelse

@@ -14,9 +14,17 @@ class DeleteConverter(ScopedConverter):
         names = [t for t in node.targets if isinstance(t, ast.Name) and self.is_local(t.id)]
         if not names:
             return node
-        out = [stmt for t in names for stmt in replace(
-            "x = ag__.deleted(x, name, line)", node, x=t.id, name=ast.Constant(value=t.id),
-            line=ast.Constant(value=node.lineno))]
+        out = [
+            stmt
+            for t in names
+            for stmt in replace(
+                "x = ag__.deleted(x, name, line)",
+                node,
+                x=t.id,
+                name=ast.Constant(value=t.id),
+                line=ast.Constant(value=node.lineno),
+            )
+        ]
         rest = [t for t in node.targets if t not in names]
         if rest:
             out.insert(0, ast.copy_location(ast.Delete(targets=rest), node))

@@ -32,7 +32,8 @@ def replace_exits(
         if isinstance(stmt, LOOPS):
             exit_flags(stmt).append(flag)
         exits_in_try = isinstance(stmt, ast.Try) and contains(
-            stmt.body, kind, stop_at_loops=not into_loops)
+            stmt.body, kind, stop_at_loops=not into_loops
+        )
         for field in _BLOCKS:
             inner = getattr(stmt, field, None)
             if inner and not (isinstance(stmt, LOOPS) and field == "orelse"):
@@ -42,10 +43,11 @@ def replace_exits(
                 handler.body = replace_exits(handler.body, kind, make, flag, into_loops)
             if stmt.orelse and exits_in_try:
                 # else runs only if the try body ran to its end
-                stmt.orelse = replace("if not flag:\n    rest", stmt.orelse[0], flag=flag,
-                                      rest=stmt.orelse)
+                stmt.orelse = replace(
+                    "if not flag:\n    rest", stmt.orelse[0], flag=flag, rest=stmt.orelse
+                )
         out.append(stmt)
-        rest = block[index + 1:]
+        rest = block[index + 1 :]
         if rest:
             guarded = replace_exits(rest, kind, make, flag, into_loops)
             out.extend(replace("if not flag:\n    rest", stmt, flag=flag, rest=guarded))

@@ -21,15 +21,23 @@ class FStringConverter(Converter):
             if spec is not None and not all(isinstance(v, ast.Constant) for v in spec.values):
                 return node  # nested replacement fields in the spec: left to Python
             spec_text = "".join(v.value for v in spec.values) if spec is not None else ""
-            parts.append(ast.Tuple(elts=[
-                self.visit(value.value),
-                ast.Constant(value=_CONVERSIONS[value.conversion]),
-                ast.Constant(value=spec_text),
-            ], ctx=ast.Load()))
+            parts.append(
+                ast.Tuple(
+                    elts=[
+                        self.visit(value.value),
+                        ast.Constant(value=_CONVERSIONS[value.conversion]),
+                        ast.Constant(value=spec_text),
+                    ],
+                    ctx=ast.Load(),
+                )
+            )
         call = ast.Call(
-            func=ast.Attribute(value=ast.Name(id="ag__", ctx=ast.Load()), attr="fstring",
-                               ctx=ast.Load()),
-            args=parts, keywords=[])
+            func=ast.Attribute(
+                value=ast.Name(id="ag__", ctx=ast.Load()), attr="fstring", ctx=ast.Load()
+            ),
+            args=parts,
+            keywords=[],
+        )
         for child in ast.walk(call):
             if not hasattr(child, "lineno") and "lineno" in child._attributes:
                 ast.copy_location(child, node)
@@ -41,9 +49,12 @@ class FStringConverter(Converter):
         if not (literal and isinstance(node.op, ast.Mod)):
             return node
         call = ast.Call(
-            func=ast.Attribute(value=ast.Name(id="ag__", ctx=ast.Load()),
-                               attr="percent_format", ctx=ast.Load()),
-            args=[node.left, node.right], keywords=[])
+            func=ast.Attribute(
+                value=ast.Name(id="ag__", ctx=ast.Load()), attr="percent_format", ctx=ast.Load()
+            ),
+            args=[node.left, node.right],
+            keywords=[],
+        )
         for child in ast.walk(call):
             if not hasattr(child, "lineno") and "lineno" in child._attributes:
                 ast.copy_location(child, node)

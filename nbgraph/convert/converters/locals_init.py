@@ -20,7 +20,8 @@ class LocalsInitConverter(Converter):
         inits = []
         for name in assigned_names(node.body):
             if name not in skip:
-                inits += replace("x = ag__.Undefined(name)", node, x=name,
-                                 name=ast.Constant(value=name))
+                inits += replace(
+                    "x = ag__.Undefined(name)", node, x=name, name=ast.Constant(value=name)
+                )
         node.body = inits + node.body
         return node

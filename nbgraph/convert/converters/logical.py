@@ -38,8 +38,13 @@ class LogicalConverter(Converter):
 
     def visit_IfExp(self, node: ast.IfExp) -> ast.expr:
         self.generic_visit(node)
-        return replace_expr("ag__.if_exp(test, lambda: a, lambda: b)", node,
-                            test=node.test, a=node.body, b=node.orelse)
+        return replace_expr(
+            "ag__.if_exp(test, lambda: a, lambda: b)",
+            node,
+            test=node.test,
+            a=node.body,
+            b=node.orelse,
+        )
 
 
 def _membership(node: ast.Compare) -> ast.expr:
@@ -48,6 +53,7 @@ def _membership(node: ast.Compare) -> ast.expr:
     if isinstance(op, ast.In):
         return replace_expr("ag__.contains(b, a)", node, a=node.left, b=node.comparators[0])
     if isinstance(op, ast.NotIn):
-        return replace_expr("ag__.not_(ag__.contains(b, a))", node, a=node.left,
-                            b=node.comparators[0])
+        return replace_expr(
+            "ag__.not_(ag__.contains(b, a))", node, a=node.left, b=node.comparators[0]
+        )
     return node

@@ -13,8 +13,7 @@ from ..templates import as_load, replace, replace_expr
 
 
 def _declared(fn: ast.FunctionDef, kind: type) -> set[str]:
-    return {name for node in walk_scope(fn.body) if isinstance(node, kind)
-            for name in node.names}
+    return {name for node in walk_scope(fn.body) if isinstance(node, kind) for name in node.names}
 
 
 class OuterWriteConverter(ScopedConverter):
@@ -38,14 +37,18 @@ class OuterWriteConverter(ScopedConverter):
         root = holder.value
         if not self._scopes or not isinstance(root, ast.Name) or self.is_local(root.id):
             return
-        holder.value = replace_expr("ag__.outer_mutation(name, root)", root,
-                                    name=ast.Constant(value=root.id), root=root)
+        holder.value = replace_expr(
+            "ag__.outer_mutation(name, root)", root, name=ast.Constant(value=root.id), root=root
+        )
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
         func = node.func
-        if isinstance(func, ast.Attribute) and func.attr in MUTATING_METHODS and \
-                root_name(func.value) is not None:
+        if (
+            isinstance(func, ast.Attribute)
+            and func.attr in MUTATING_METHODS
+            and root_name(func.value) is not None
+        ):
             self._checked_root(func)
         return node
 
@@ -65,9 +68,13 @@ class OuterWriteConverter(ScopedConverter):
             for node in ast.walk(target):
                 if isinstance(node, ast.Name) and node.id in globals_ | nonlocals:
                     kind = "global" if node.id in globals_ else "nonlocal"
-                    out += replace("ag__.outer_write(name, kind, value)", origin,
-                                   name=ast.Constant(value=node.id),
-                                   kind=ast.Constant(value=kind), value=node.id)
+                    out += replace(
+                        "ag__.outer_write(name, kind, value)",
+                        origin,
+                        name=ast.Constant(value=node.id),
+                        kind=ast.Constant(value=kind),
+                        value=node.id,
+                    )
         return out
 
     def visit_Assign(self, node: ast.Assign) -> ast.AST | list[ast.stmt]:
@@ -77,9 +84,13 @@ class OuterWriteConverter(ScopedConverter):
                 self._checked_root(target)
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Attribute):
             target = node.targets[0]
-            return replace("ag__.set_attribute(obj, attr, value)", node,
-                           obj=target.value, attr=ast.Constant(value=target.attr),
-                           value=node.value)
+            return replace(
+                "ag__.set_attribute(obj, attr, value)",
+                node,
+                obj=target.value,
+                attr=ast.Constant(value=target.attr),
+                value=node.value,
+            )
         return [node, *self._checks(node.targets, node)]
 
     def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST | list[ast.stmt]:
@@ -88,13 +99,17 @@ class OuterWriteConverter(ScopedConverter):
         if isinstance(target, ast.Subscript):
             self._checked_root(target)
         if isinstance(target, ast.Attribute):
-            current = ast.copy_location(ast.Attribute(value=as_load(target.value),
-                                                      attr=target.attr, ctx=ast.Load()), node)
-            value = ast.copy_location(ast.BinOp(left=current, op=node.op, right=node.value),
-                                      node)
-            return replace("ag__.set_attribute(obj, attr, value)", node,
-                           obj=target.value, attr=ast.Constant(value=target.attr),
-                           value=value)
+            current = ast.copy_location(
+                ast.Attribute(value=as_load(target.value), attr=target.attr, ctx=ast.Load()), node
+            )
+            value = ast.copy_location(ast.BinOp(left=current, op=node.op, right=node.value), node)
+            return replace(
+                "ag__.set_attribute(obj, attr, value)",
+                node,
+                obj=target.value,
+                attr=ast.Constant(value=target.attr),
+                value=value,
+            )
         return [node, *self._checks([target], node)]
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AST | list[ast.stmt]:

@@ -48,21 +48,23 @@ class ReturnConverter(Converter):
             result = stmt.value or ast.Constant(value=None)
             # The value first: if computing it raises (and an except clause catches the
             # error), no return has happened.
-            return replace("value = result\nflag = True", stmt, flag=flag, value=value,
-                           result=result)
+            return replace(
+                "value = result\nflag = True", stmt, flag=flag, value=value, result=result
+            )
 
         # Falling off the end returns None: the result must say whether a return ran.
-        end = ("return ag__.retval(value)" if always_exits(node.body) else
-               "return ag__.retval(value, flag, line)")
+        end = (
+            "return ag__.retval(value)"
+            if always_exits(node.body)
+            else "return ag__.retval(value, flag, line)"
+        )
         last_line = node.body[-1].end_lineno
         self._restore_after_finally(node, flag, value)
         body = replace_exits(node.body, ast.Return, make, flag, into_loops=True)
         node.body = [
-            *replace("flag = False\nvalue = ag__.UndefinedReturn()", node, flag=flag,
-                     value=value),
+            *replace("flag = False\nvalue = ag__.UndefinedReturn()", node, flag=flag, value=value),
             *body,
-            *replace(end, node, value=value, flag=flag,
-                     line=ast.Constant(value=last_line)),
+            *replace(end, node, value=value, flag=flag, line=ast.Constant(value=last_line)),
         ]
         return node
 
@@ -71,13 +73,19 @@ class ReturnConverter(Converter):
         it runs with the flag cleared, and the try's return is restored if it did not
         return itself."""
         for stmt in walk_scope(node.body):
-            if not (isinstance(stmt, ast.Try) and
-                    contains(stmt.finalbody, ast.Return, stop_at_loops=False)):
+            if not (
+                isinstance(stmt, ast.Try)
+                and contains(stmt.finalbody, ast.Return, stop_at_loops=False)
+            ):
                 continue
-            saved_flag, saved_value = self.namer.new("flag_before"), self.namer.new(
-                "value_before")
+            saved_flag, saved_value = self.namer.new("flag_before"), self.namer.new("value_before")
             stmt.finalbody = replace(
                 "saved_flag = flag\nsaved_value = value\nflag = False\nfinal\n"
                 "if not flag:\n    flag = saved_flag\n    value = saved_value",
-                stmt.finalbody[0], flag=flag, value=value, saved_flag=saved_flag,
-                saved_value=saved_value, final=stmt.finalbody)
+                stmt.finalbody[0],
+                flag=flag,
+                value=value,
+                saved_flag=saved_flag,
+                saved_value=saved_value,
+                final=stmt.finalbody,
+            )

@@ -18,8 +18,9 @@ def _root(target: ast.expr) -> ast.Name | None:
 
 def _update(target: ast.Subscript, value: ast.expr, origin: ast.AST) -> ast.expr:
     """The expression that computes the new root value of ``target = value``."""
-    new = replace_expr("ag__.setitem(x, i, v)", origin, x=as_load(target.value),
-                       i=as_load(target.slice), v=value)
+    new = replace_expr(
+        "ag__.setitem(x, i, v)", origin, x=as_load(target.value), i=as_load(target.slice), v=value
+    )
     if isinstance(target.value, ast.Subscript):
         return _update(target.value, new, origin)
     return new
@@ -39,10 +40,13 @@ class SubscriptConverter(ScopedConverter):
     def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST | list[ast.stmt]:
         self.generic_visit(node)
         target = node.target
-        if not isinstance(target, ast.Subscript) or _root(target) is None or \
-                not self.is_local(_root(target).id):
+        if (
+            not isinstance(target, ast.Subscript)
+            or _root(target) is None
+            or not self.is_local(_root(target).id)
+        ):
             return node
-        value = ast.copy_location(ast.BinOp(left=as_load(target), op=node.op, right=node.value),
-                                  node)
-        return replace("x = update", node, x=_root(target).id,
-                       update=_update(target, value, node))
+        value = ast.copy_location(
+            ast.BinOp(left=as_load(target), op=node.op, right=node.value), node
+        )
+        return replace("x = update", node, x=_root(target).id, update=_update(target, value, node))

@@ -14,6 +14,10 @@ class TryConverter(Converter):
     def visit_Try(self, node: ast.Try) -> ast.AST:
         self.generic_visit(node)
         if node.handlers:
-            node.body = replace("with ag__.try_block(line):\n    body", node,
-                                line=ast.Constant(value=node.lineno), body=node.body)
+            node.body = replace(
+                "with ag__.try_block(line):\n    body",
+                node,
+                line=ast.Constant(value=node.lineno),
+                body=node.body,
+            )
         return node

@@ -27,5 +27,11 @@ def optimize(graph: Graph) -> Graph:
     return graph
 
 
-__all__ = ["PIPELINE", "eliminate_common_subexpressions", "eliminate_dead_code",
-           "fold_constants", "optimize", "verify"]
+__all__ = [
+    "PIPELINE",
+    "eliminate_common_subexpressions",
+    "eliminate_dead_code",
+    "fold_constants",
+    "optimize",
+    "verify",
+]

@@ -13,9 +13,24 @@ from ..numpy_facts import call_operands, method_name, reduction_of
 from ..types import PYTHON, TensorType
 
 # Operations on Python numbers that never raise, whatever the values.
-_PYTHON_SAFE = frozenset({operator.add, operator.sub, operator.mul, operator.neg,
-                          operator.pos, operator.lt, operator.le, operator.gt, operator.ge,
-                          operator.eq, operator.ne, operator.not_, abs, bool})
+_PYTHON_SAFE = frozenset(
+    {
+        operator.add,
+        operator.sub,
+        operator.mul,
+        operator.neg,
+        operator.pos,
+        operator.lt,
+        operator.le,
+        operator.gt,
+        operator.ge,
+        operator.eq,
+        operator.ne,
+        operator.not_,
+        abs,
+        bool,
+    }
+)
 _POWERS = frozenset({operator.pow, np.power, np.float_power})
 _STRUCTURAL = frozenset({runtime.shape_dim, runtime.retype, runtime.make_tuple})
 

@@ -50,8 +50,9 @@ def _fold(region: Region, subst: dict[Node, Node], inlined: dict[Node, tuple]) -
             inlined[original] = chosen.results
             continue
         elif node.op is Op.PROJ and original.inputs[0] in inlined:
-            subst[original] = subst.get(inlined[original.inputs[0]][node.arg],
-                                        inlined[original.inputs[0]][node.arg])
+            subst[original] = subst.get(
+                inlined[original.inputs[0]][node.arg], inlined[original.inputs[0]][node.arg]
+            )
             continue
         for sub in node.regions():
             _fold(sub, subst, inlined)

@@ -34,8 +34,9 @@ def _check_region(region: Region, scope: set[Node], where: str) -> None:
                     raise VerificationError(f"{where}: cond region with params")
                 _check_region(sub, scope, where)
                 if _types(sub.results) != node.type.items:
-                    raise VerificationError(f"{where}: cond results {_types(sub.results)} "
-                                            f"!= {node.type.items}")
+                    raise VerificationError(
+                        f"{where}: cond results {_types(sub.results)} != {node.type.items}"
+                    )
         elif node.op is Op.WHILE:
             test, body = node.arg
             state = _types(node.inputs)

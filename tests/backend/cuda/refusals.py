@@ -28,37 +28,51 @@ REFUSALS: dict[str, Refusal] = {
     "complex arguments": Refusal(
         r"cannot take argument \d+ of graph '\w+': it is an array of complex numbers",
         "complex arrays have no GPU kernels: they are refused at the call",
-        "return x", np.array([1 + 2j])),
+        "return x",
+        np.array([1 + 2j]),
+    ),
     "complex arithmetic": Refusal(
         r"cannot run \S+ on \([^)]*(complex|\) giving complex)",
         "complex values made inside the graph (abs of a complex array, a complex constant "
-        "times an array, x.astype(np.complex128)) have no GPU kernel", "return 1j * x",
-        np.array([1.0, 2.0])),
+        "times an array, x.astype(np.complex128)) have no GPU kernel",
+        "return 1j * x",
+        np.array([1.0, 2.0]),
+    ),
     "order statistics": Refusal(
         r"cannot run np\.(median|nanmedian|percentile|nanpercentile|quantile|nanquantile|"
         r"sort|argsort|partition|unique) on",
-        "sorting and selection have no GPU kernel", "return np.median(x)",
-        np.array([3.0, 1.0, 2.0])),
+        "sorting and selection have no GPU kernel",
+        "return np.median(x)",
+        np.array([3.0, 1.0, 2.0]),
+    ),
     "element moves": Refusal(
         r"cannot run np\.(roll|flip|diff|outer) on",
         "np.roll, np.flip, np.diff and np.outer (elements moved or paired across "
-        "positions) have no GPU kernel", "return np.roll(x, 1)", np.array([1.0, 2.0, 3.0])),
+        "positions) have no GPU kernel",
+        "return np.roll(x, 1)",
+        np.array([1.0, 2.0, 3.0]),
+    ),
     "lists": Refusal(
         r"cannot run (list_append|list_to_array) on \(list",
         "Python lists grown in graph loops live on the host",
         "out = []\n    for i in range(len(x)):\n        out.append(x * i)\n"
-        "    return np.stack(out)", np.array([1.0, 2.0])),
+        "    return np.stack(out)",
+        np.array([1.0, 2.0]),
+    ),
     "arrays from host scalars": Refusal(
         r"cannot run np\.(array|stack|eye) on \((int|float|bool|np\.\w+)"
         r"(, (int|float|bool|np\.\w+))*\)",
         "arrays built from host scalars (np.array of numbers, np.stack of scalars, "
         "np.eye) are made on the host, which the GPU graph does not do",
-        "return np.eye(len(x))", np.array([1.0, 2.0])),
+        "return np.eye(len(x))",
+        np.array([1.0, 2.0]),
+    ),
 }
 
 
 def expected(error: BaseException) -> str | None:
     """The name of the entry a CUDA refusal is, or None if it is none of them."""
     message = str(error)
-    return next((name for name, refusal in REFUSALS.items()
-                 if re.search(refusal.pattern, message)), None)
+    return next(
+        (name for name, refusal in REFUSALS.items() if re.search(refusal.pattern, message)), None
+    )

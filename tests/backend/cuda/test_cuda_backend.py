@@ -50,8 +50,9 @@ def test_loop_state_stays_on_the_device(monkeypatch):
     f(x, 2)  # compile first
     copies = []
     real = type(x).copy_to_host
-    monkeypatch.setattr(type(x), "copy_to_host",
-                        lambda self, *a, **k: copies.append(1) or real(self, *a, **k))
+    monkeypatch.setattr(
+        type(x), "copy_to_host", lambda self, *a, **k: copies.append(1) or real(self, *a, **k)
+    )
     out = f(x, 10)
     assert copies == []
     np.testing.assert_allclose(out.copy_to_host(), relax(X, 10), rtol=1e-15)
@@ -87,7 +88,7 @@ def test_assert_on_a_device_value_fails_at_the_users_line():
 
 
 def power(x, k):
-    return x ** k
+    return x**k
 
 
 def test_integer_power_with_a_negative_exponent_raises_numpys_error():
@@ -173,8 +174,14 @@ def test_generated_kernels_compile_to_ptx_without_a_gpu(tmp_path):
     env = dict(os.environ, NUMBA_ENABLE_CUDASIM="0")
     script = tmp_path / "kernels.py"  # graph mode reads the function's source
     script.write_text(PTX_SCRIPT)
-    done = subprocess.run([sys.executable, str(script)], env=env, capture_output=True,
-                          text=True, timeout=300, cwd=tmp_path)
+    done = subprocess.run(
+        [sys.executable, str(script)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
     if "NVVM" in done.stderr and "not found" in done.stderr.lower():
         pytest.skip("numba-cuda's compiler (NVVM) is not installed")
     assert done.returncode == 0, done.stderr[-3000:]

@@ -22,8 +22,7 @@ import pytest
 
 from nbgraph.backend.numba_cuda import device, layout, matmul, reductions
 
-METHODS = ("sum", "prod", "mean", "max", "min", "argmax", "argmin", "any", "all", "std",
-           "var")
+METHODS = ("sum", "prod", "mean", "max", "min", "argmax", "argmin", "any", "all", "std", "var")
 DTYPES = (np.float64, np.float32, np.int32, np.bool_)
 rng = np.random.default_rng(0)
 
@@ -77,8 +76,11 @@ def check_reduce(h, d, method, axis=None, keepdims=False):
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("method", METHODS)
 def test_reduce_one_thread_per_output(method, dtype):
-    for shape, axes in (((7,), (None, 0, -1)), ((3, 5), (None, 0, 1, -1)),
-                        ((2, 3, 4), (None, 1, -1))):
+    for shape, axes in (
+        ((7,), (None, 0, -1)),
+        ((3, 5), (None, 0, 1, -1)),
+        ((2, 3, 4), (None, 1, -1)),
+    ):
         h = sample(shape, dtype)
         d = device.as_device(h)
         for axis in axes:
@@ -96,8 +98,12 @@ def test_reduce_in_blocks(method):
     # of 2 rows by 16 lanes, then a thread per row.
     values = np.round(rng.uniform(0.5, 1.5, 1000), 1)
     check_reduce(values, device.as_device(values), method)
-    for h, axis in ((values[:200].reshape(40, 5), 0), (values.reshape(20, 50), 1),
-                    (values[:600].reshape(3, 40, 5), 1), (values.reshape(2, 500), -1)):
+    for h, axis in (
+        (values[:200].reshape(40, 5), 0),
+        (values.reshape(20, 50), 1),
+        (values[:600].reshape(3, 40, 5), 1),
+        (values.reshape(2, 500), -1),
+    ):
         check_reduce(h, device.as_device(h), method, axis)
 
 
@@ -169,8 +175,9 @@ def test_reduce_rejects_what_numpy_rejects():
     with pytest.raises(np.exceptions.AxisError, match="axis 2 is out of bounds"):
         reductions.reduce(d, "sum", 2, False, np.dtype(np.float64))
     with pytest.raises(TypeError, match="not supported on the CUDA backend"):
-        reductions.reduce(device.as_device(np.zeros(3, complex)), "sum", None, False,
-                          np.dtype(complex))
+        reductions.reduce(
+            device.as_device(np.zeros(3, complex)), "sum", None, False, np.dtype(complex)
+        )
 
 
 @pytest.mark.parametrize("ndim", (1, 2, 3, 4))
@@ -180,8 +187,12 @@ def test_contiguous_copies_views(ndim):
     d = device.as_device(h)
     assert layout.contiguous(d) is d
     # (numba-cuda slices 1-d device arrays with positive steps only)
-    index = (slice(None, None, -2 if ndim > 1 else 2), slice(1, None), slice(None, None, 2),
-             slice(None, None, -1))[:ndim]
+    index = (
+        slice(None, None, -2 if ndim > 1 else 2),
+        slice(1, None),
+        slice(None, None, 2),
+        slice(None, None, -1),
+    )[:ndim]
     # (numba-cuda transposes only 2-d device arrays, by copying; the simulator any, by view)
     transposed = (d.T, h.T) if ndim == 2 or device.simulated() else (d, h)
     for view, host in ((d[index], h[index]), transposed):
@@ -236,8 +247,7 @@ def test_matmul_vectors_and_stacks():
 
 
 def test_matmul_mismatches_raise_numpys_errors():
-    for a, b in (((2, 4), (3, 5)), ((4,), (3,)), ((), (3,)), ((3,), ()),
-                 ((2, 3, 4), (3, 4, 5))):
+    for a, b in (((2, 4), (3, 5)), ((4,), (3,)), ((), (3,)), ((3,), ()), ((2, 3, 4), (3, 4, 5))):
         a, b = np.ones(a), np.ones(b)
         with pytest.raises(ValueError) as numpy_error:
             a @ b
@@ -310,8 +320,13 @@ print(len(launches), "kernels compiled")
 
 def test_kernels_compile_for_a_gpu():
     env = {**os.environ, "NUMBA_ENABLE_CUDASIM": "0"}
-    run = subprocess.run([sys.executable, "-c", textwrap.dedent(PTX_SCRIPT)], env=env,
-                         capture_output=True, text=True, cwd=Path(__file__).parents[3])
+    run = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(PTX_SCRIPT)],
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).parents[3],
+    )
     if run.returncode == 3:
         pytest.skip(f"numba-cuda cannot compile PTX here (NVVM missing?): {run.stdout}")
     assert run.returncode == 0, run.stderr[-5000:]

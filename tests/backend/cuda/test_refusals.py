@@ -34,5 +34,11 @@ def test_each_listed_refusal_still_happens(name):
 
 
 def test_an_unlisted_refusal_is_not_expected():
-    assert refusals.expected(DeviceUnsupportedError(
-        "the CUDA backend cannot run np.cumsum on (float64 1-d array) on the GPU")) is None
+    assert (
+        refusals.expected(
+            DeviceUnsupportedError(
+                "the CUDA backend cannot run np.cumsum on (float64 1-d array) on the GPU"
+            )
+        )
+        is None
+    )
