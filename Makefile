@@ -27,6 +27,7 @@ $(STAMP): pyproject.toml labextension/package.json
 		$(SUDO) apt-get install -y -q chromium graphviz; }
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
+	rm -rf $(LABEXT_DIR)
 	$(PY) -m pip install -q -e ".[test,lab,cuda,dask]"
 	$(link_labextension)
 	$(VENV)/bin/jupyter labextension list 2>&1 | grep -q "nbgraph-labextension.*enabled"
