@@ -16,7 +16,8 @@ LABEXT_DIR := $(VENV)/share/jupyter/labextensions/nbgraph-labextension
 # The editable install also builds the JupyterLab extension (npm, see pyproject.toml)
 # and copies it into the venv; the link that replaces the copy makes `npm run build`
 # in labextension/ take effect on the next page reload.  The link goes before pip runs
-# again (`make bench`), or pip writes the copy through it into nbgraph/labextension.
+# again (set-up, `make bench`), or pip writes the copy through it into
+# nbgraph/labextension (an install.json there breaks the next install: it is removed).
 define link_labextension
 	rm -rf $(LABEXT_DIR)
 	ln -s $(CURDIR)/nbgraph/labextension $(LABEXT_DIR)
@@ -27,7 +28,7 @@ $(STAMP): pyproject.toml labextension/package.json
 		$(SUDO) apt-get install -y -q chromium graphviz; }
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	rm -rf $(LABEXT_DIR)
+	rm -rf $(LABEXT_DIR) nbgraph/labextension/install.json
 	$(PY) -m pip install -q -e ".[test,lab,cuda,dask]"
 	$(link_labextension)
 	$(VENV)/bin/jupyter labextension list 2>&1 | grep -q "nbgraph-labextension.*enabled"
