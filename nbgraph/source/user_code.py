@@ -36,6 +36,7 @@ def _under(path: str, roots: tuple[str, ...]) -> bool:
     return any(path == root or path.startswith(root + os.sep) for root in roots)
 
 
+@cache  # asked per call while tracing (conversion) and per traceback frame
 def _resolved(filename: str) -> str | None:
     try:
         return os.path.realpath(filename)
