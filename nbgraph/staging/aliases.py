@@ -106,7 +106,7 @@ def with_outer_arrays(
                 *rest,
             )
         except CarryArrays as more:
-            handles += [h for h in more.handles if h not in handles]
+            handles += [h for h in more.handles if not any(h is k for k in handles)]
             continue
         set_after(handles, [v.node for v in result[len(names) :]])
         return result[: len(names)]

@@ -23,6 +23,7 @@ from ..graph.ir import Node, Op
 from ..graph.pytree import field_names, is_dataclass_instance, is_namedtuple
 from ..graph.template import Hole
 from ..graph.types import PYTHON, SCALAR, TOKEN, ListType, TensorType, TupleType, type_of
+from ..source.locations import Loc
 from ..source.origins import generated_names, user_location
 from .aliases import (
     check_loop_body,
@@ -33,7 +34,7 @@ from .aliases import (
     with_outer_arrays,
 )
 from .containers import fresh, fresh_state, structure, with_fields
-from .iteration import as_graph_sequence
+from .iteration import GraphSequence, as_graph_sequence
 from .statements import raise_when_run
 from .traced import Traced, TracedList, call, const, is_graph_value, wrap
 from .tracing import RegionBuilder, add_node, current, reenter, region, unrolled_iteration
@@ -775,11 +776,61 @@ def for_stmt(
             return more
         return and_(lambda: more, lambda: extra_test(*state))
 
-    def step(index: Any, *state: Any) -> tuple:
-        return (index + 1, *body(sequence.item(index), *state))
+    # A loop variable naming an array the loop runs over: each item is read from that
+    # variable's current value, so writes the body makes into the array are seen, as
+    # eagerly (unless the body makes the name another array: then from the array as it was).
+    iterated = [k for k, v in enumerate(init) if any(v is a for a in sequence.arrays())]
+    while True:
+        step = _iteration_step(sequence, body, names, init, iterated, user_location())
+        try:
+            out = staged_while(test, step, ("<index>", *names), (0, *init))
+        except _Rebound as rebound:
+            iterated.remove(rebound.slot)
+            continue
+        return _sync_views(init, out[1:])
 
-    out = staged_while(test, step, ("<index>", *names), (0, *init))
-    return _sync_views(init, out[1:])
+
+class _Rebound(Exception):
+    """A graph loop's body assigns another array to a name the loop iterates over."""
+
+    def __init__(self, slot: int) -> None:
+        super().__init__()
+        self.slot = slot
+
+
+def _iteration_step(
+    sequence: GraphSequence,
+    body: Callable,
+    names: Sequence[str],
+    init: State,
+    iterated: list[int],
+    loc: Loc | None,
+) -> Callable:
+    """A for loop's body as a while loop's: read the item at ``index``, then run it.
+    ``iterated``: the loop variables whose current value the item is read from; ``loc``:
+    the loop's line."""
+
+    def step(index: Any, *state: Any) -> tuple:
+        handles = {k: state[k] for k in iterated if isinstance(state[k], Traced)}
+        entries = {k: h.node for k, h in handles.items()}
+        current = sequence.rebased({id(init[k]): h for k, h in handles.items()})
+        out = tuple(body(current.item(index), *state))
+        for k, handle in handles.items():
+            if out[k] is handle:
+                continue
+            if handle.node is not entries[k]:
+                raise StagingError(
+                    f"this loop runs over the array '{names[k]}', and its body both writes "
+                    f"into that array and assigns '{names[k]}' another array: "
+                    "graph mode cannot follow which array the loop reads. Assign the new "
+                    f"array to another name, loop over indices (for i in range(len({names[k]})))"
+                    ", or call .eager(...) to run it as written",
+                    loc,
+                )
+            raise _Rebound(k)
+        return (index + 1, *out)
+
+    return step
 
 
 def _python_for(

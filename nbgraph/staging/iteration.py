@@ -25,6 +25,15 @@ class GraphSequence:
     def item(self, index: Any) -> Any:
         raise NotImplementedError
 
+    def arrays(self) -> list[Traced]:
+        """The arrays whose rows it reads."""
+        return []
+
+    def rebased(self, current: dict[int, Traced]) -> GraphSequence:
+        """The same sequence reading each array ``a`` from ``current[id(a)]`` where given
+        (the array's value at this point of a loop that writes into it)."""
+        return self
+
     def __iter__(self) -> Any:
         raise StagingError(
             "a range (or enumerate/zip over it) whose length is known only when the graph "
@@ -75,6 +84,12 @@ class ArrayRows(GraphSequence):
     def item(self, index: Any) -> Any:
         return self.array[index]
 
+    def arrays(self) -> list[Traced]:
+        return [self.array]
+
+    def rebased(self, current: dict[int, Traced]) -> GraphSequence:
+        return ArrayRows(current.get(id(self.array), self.array))
+
 
 class ListItems(GraphSequence):
     """The items of a list built in a graph loop."""
@@ -102,6 +117,12 @@ class Enumerate(GraphSequence):
         count = index if _is(self.start, 0) else index + self.start
         return (count, self.inner.item(index))
 
+    def arrays(self) -> list[Traced]:
+        return self.inner.arrays()
+
+    def rebased(self, current: dict[int, Traced]) -> GraphSequence:
+        return Enumerate(self.inner.rebased(current), self.start)
+
 
 class Zip(GraphSequence):
     """zip(*sequences): as long as the shortest."""
@@ -118,6 +139,12 @@ class Zip(GraphSequence):
 
     def item(self, index: Any) -> Any:
         return tuple(p.item(index) for p in self.parts)
+
+    def arrays(self) -> list[Traced]:
+        return [a for p in self.parts for a in p.arrays()]
+
+    def rebased(self, current: dict[int, Traced]) -> GraphSequence:
+        return Zip([p.rebased(current) for p in self.parts])
 
 
 def as_graph_sequence(value: Any) -> GraphSequence | None:

@@ -131,10 +131,11 @@ class Traced:
 
     @property
     def views(self) -> list[Traced]:
-        """The live views of this array."""
+        """The live views of this array: those of regions still being traced (not of a
+        finished branch or an abandoned trace of a loop body)."""
         alive = [v for v in (ref() for ref in self._views) if v is not None]
         self._views = [weakref.ref(v) for v in alive]
-        return alive
+        return [v for v in alive if current().owner_of(v.node) is not None]
 
     def rebind(self, node: Any, write_back: bool = True, skip: Traced | None = None) -> None:
         """Give this value a new node after an in-place update, keeping views in sync:
@@ -143,7 +144,7 @@ class Traced:
         note_write(self)
         self.node = node
         for view in self.views:
-            if view is not skip and _live(view):
+            if view is not skip:
                 view.rebind(call(operator.getitem, self, view.view[1]).node, write_back=False)
         if self.view is not None and write_back:
             base, index = self.view
@@ -459,12 +460,6 @@ def _is_basic_index(index: Any) -> bool:
         elif not (item is None or item is Ellipsis or type(item) in (int, slice)):
             return False
     return True
-
-
-def _live(view: Traced) -> bool:
-    """Whether a view belongs to a region still being traced (not to a finished branch
-    or an abandoned trace of a loop body)."""
-    return current().owner_of(view.node) is not None
 
 
 def _shape(x: Any) -> Any:

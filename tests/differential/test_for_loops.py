@@ -2,7 +2,10 @@
 
 import numpy as np
 import pytest
-from harness import check
+from harness import backend, check
+
+import nbgraph as ng
+from nbgraph.errors.exceptions import StagingError
 
 
 def sum_of_squares(n):
@@ -361,3 +364,100 @@ def trailing_zeros(x):
 )
 def test_return_inside_reverse_range(x):
     check(trailing_zeros, x)
+
+
+# --- a loop over an array its body writes into -----------------------------------------
+# Eagerly `for e in b` reads each item from the array when the loop gets to it, so the
+# body's writes into later items are seen.
+
+
+def carry_into_last(x):
+    b = x.copy()
+    for e in b:
+        b[-1] = e + 10
+        print("e", e)
+    return b
+
+
+def push_forward(x):
+    b = x.copy()
+    total = 0
+    for i, e in enumerate(b):
+        if e > 1 and i + 1 < len(b):
+            b[i + 1] = b[i + 1] + e
+        total += e
+    return total, b
+
+
+def zip_with_writes(x):
+    b = x.copy()
+    total = 0.0
+    for e, y in zip(x, b):
+        b[-1] = e + y
+        total += y
+    return total, b
+
+
+def rows_written_ahead(m):
+    b = m.copy()
+    total = 0.0
+    for row in b:
+        b[-1] = row * 2
+        total += row.sum()
+    return total, b
+
+
+def argument_written_ahead(x):
+    for e in x:
+        x[-1] = e + 1
+    return x
+
+
+def rebound_not_written(x):
+    b = x.copy()
+    total = 0
+    for e in b:
+        total += e
+        b = b * 2
+    return total, b
+
+
+@pytest.mark.parametrize(
+    "fn, x",
+    [
+        (carry_into_last, np.array([1, 2, 3], dtype=np.int64)),
+        (push_forward, np.array([0, 2, 1, 5, 1])),
+        (zip_with_writes, np.array([1.0, 2.0, 3.0])),
+        (rows_written_ahead, np.arange(6.0).reshape(3, 2)),
+        (argument_written_ahead, np.array([3, 1, 4, 1, 5])),
+        (rebound_not_written, np.array([1, 2, 3])),
+        (carry_into_last, np.array([], dtype=np.int64)),
+    ],
+    ids=["last", "enumerate", "zip", "rows", "argument", "rebound", "empty"],
+)
+def test_loop_sees_writes_into_the_array_it_runs_over(fn, x):
+    check(fn, x)
+
+
+def written_then_rebound(x):
+    b = x.copy()
+    for e in b:
+        b[0] = e
+        b = b * 2
+    return b
+
+
+def written_or_rebound(x):
+    b = x.copy()
+    for e in b:
+        if e > 1:
+            b[-1] = 100
+        else:
+            b = b + 1
+    return b
+
+
+@pytest.mark.parametrize("fn", [written_then_rebound, written_or_rebound])
+def test_loop_that_writes_and_rebinds_the_array_it_runs_over_is_refused(fn):
+    with pytest.raises(StagingError, match=r"runs over the array 'b'.*range\(len\(b\)\)"):
+        ng.function(fn, backend=backend())(np.array([1, 2, 3]))

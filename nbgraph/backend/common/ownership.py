@@ -20,7 +20,7 @@ from ...graph import runtime
 from ...graph.ir import Graph, Node, Op, Region
 from ...graph.numpy_facts import VIEW_FUNCTIONS
 from ...graph.runtime import call_method
-from ...graph.types import ListType, TensorType
+from ...graph.types import ARRAY, ListType, TensorType
 
 UPDATES = (runtime.setitem, runtime.list_append)
 _ALIASING = VIEW_FUNCTIONS | {operator.getitem, runtime.coerce, call_method, runtime.astype}
@@ -45,7 +45,11 @@ class Ownership:
     ``copy_on_entry`` the loop states copied once before their loop, ``copies`` the
     updates and loop entries that copy a whole array inside a loop (and why)."""
 
-    def __init__(self, graph: Graph) -> None:
+    def __init__(self, graph: Graph, element_views: bool = False) -> None:
+        """``element_views``: the backend's element reads (``x[i]`` giving a scalar) are
+        views into the array, so a later use of one keeps the array from being updated
+        in place; elsewhere they are copies."""
+        self.element_views = element_views
         self.in_place: set[Node] = set()
         self.copy_on_entry: set[tuple[Node, int]] = set()  # (while node, state index)
         self.copies: dict[Node, str] = {}
@@ -63,7 +67,7 @@ class Ownership:
         of an enclosing region it may update in place (an if branch's).  Returns the
         values owned at its end."""
         last_use = _last_uses(region)
-        borrowers = _borrowers(region)
+        borrowers = _borrowers(region, self.element_views)
         mine = set(region.nodes) | set(region.params) | captured
         fresh = set(fresh)
         for i, node in enumerate(region.nodes):
@@ -221,10 +225,14 @@ def _last_uses(region: Region) -> dict[Node, int]:
     return last
 
 
-def _borrowers(region: Region) -> dict[Node, list[Node]]:
-    """For each node, the later nodes that may be views of it."""
+def _borrowers(region: Region, element_views: bool) -> dict[Node, list[Node]]:
+    """For each node, the later nodes that may be views of it (scalars only where
+    ``element_views``)."""
     out: dict[Node, list[Node]] = {}
     for node in region.nodes:
+        scalar = isinstance(node.type, TensorType) and node.type.flavor != ARRAY
+        if scalar and not element_views:
+            continue
         if node.op is Op.CALL and _may_alias_input(node) and not _is_update(node):
             for source in node.inputs:
                 out.setdefault(source, []).append(node)

@@ -74,7 +74,7 @@ class CudaGraph:
     def __init__(self, graph: Graph) -> None:
         self.graph = graph
         self.uses = count_uses(graph.body)
-        self.ownership = Ownership(graph)
+        self.ownership = Ownership(graph, element_views=True)
         self.numbers = {node: k + 1 for k, node in enumerate(graph.all_nodes())}
         self.on_device: dict[Node, bool] = {}
         self.may_fail = False

@@ -7,6 +7,10 @@ over `b`, with an inner loop writing `b[i] = e`. The interpret backend wrote in 
 into the array the inner loop started from, which the outer loop still used, and
 returned [1 1 1 4] where eager returns [1 0 0 5]; so did the CUDA backend. Both now copy
 the loop states the CPU backend copies on entry (`Ownership.copy_on_entry`).
+
+The found program looped over `b` itself; a loop now reads each item from the array's
+current value, and a body that writes into that array and then rebinds its name is
+refused (`array_written_then_rebound_while_iterated`), so this loops over a copy.
 """
 
 import warnings
@@ -21,7 +25,7 @@ warnings.simplefilter("ignore", ng.NbgraphPerformanceWarning)
 
 def f(x):
     b = x.copy()
-    for e in b:
+    for e in b.copy():
         for i in range(len(x)):
             b[i] = e
         b = x.copy()
