@@ -17,35 +17,6 @@ from ...graph.functions import is_elementwise
 from ...graph.ir import Node, Op, Region
 from ...graph.types import ARRAY, TensorType
 
-# Transcendental ufuncs: NumPy's SIMD loops beat scalar libm in compiled loops.
-TRANSCENDENTAL = frozenset(
-    {
-        np.exp,
-        np.exp2,
-        np.expm1,
-        np.log,
-        np.log2,
-        np.log10,
-        np.log1p,
-        np.sin,
-        np.cos,
-        np.tan,
-        np.arcsin,
-        np.arccos,
-        np.arctan,
-        np.arctan2,
-        np.sinh,
-        np.cosh,
-        np.tanh,
-        np.arcsinh,
-        np.arccosh,
-        np.arctanh,
-        np.power,
-        np.float_power,
-        np.cbrt,
-        np.hypot,
-    }
-)
 # Left to NumPy for integers: powers (negative exponents raise for arrays only) and fmod
 # (Numba gives its result the sign of the divisor).
 _INT_PARTIAL = frozenset({operator.pow, np.power, np.float_power, np.fmod})
@@ -58,10 +29,6 @@ class Group:
     root: Node
     members: list[Node] = field(default_factory=list)
     inputs: list[Node] = field(default_factory=list)
-
-    @property
-    def transcendental(self) -> bool:
-        return any(m.arg.fn in TRANSCENDENTAL for m in self.members)
 
     @property
     def scalar_loop_safe(self) -> bool:

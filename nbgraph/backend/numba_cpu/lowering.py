@@ -244,7 +244,7 @@ class Lowering:
             ):
                 continue
             if (
-                group.transcendental
+                any(self.block_loop(m) for m in group.members)
                 or not group.scalar_loop_safe
                 or any(m in self.objmode for m in group.members)
             ):
@@ -477,13 +477,13 @@ class Lowering:
         """
         call: Call = node.arg
         fn = call.fn
-        args, kwargs = self._args(call, inputs)
-        if is_elementwise(fn):
-            args = self._weak_operands(node, args)
         loop = self.numpy_loop(node, inputs, per_element)
         if loop is not None:
             # NumPy's own SIMD loop, not the C library's function: NumPy's last bits.
             return f"numpy_loops.{loop[0].__name__}({', '.join(loop[1])})"
+        args, kwargs = self._args(call, inputs)
+        if is_elementwise(fn):
+            args = self._weak_operands(node, args)
         wraps, arity = _WRAPPING.get(fn, (None, 0))
         if (
             wraps is not None

@@ -24,8 +24,6 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
-from ..common.fusion import TRANSCENDENTAL
-
 
 class _UFunc(ctypes.Structure):
     """The start of NumPy's ``PyUFuncObject`` (numpy/ufuncobject.h)."""
@@ -217,6 +215,36 @@ def _stubs(ufunc: np.ufunc) -> tuple[Callable, Callable] | None:
     stub_into.__name__ = f"{ufunc.__name__}_into"
     return stub, stub_into
 
+
+# Transcendental ufuncs: NumPy's SIMD loops, its own bits, beat scalar libm in compiled loops.
+TRANSCENDENTAL = frozenset(
+    {
+        np.exp,
+        np.exp2,
+        np.expm1,
+        np.log,
+        np.log2,
+        np.log10,
+        np.log1p,
+        np.sin,
+        np.cos,
+        np.tan,
+        np.arcsin,
+        np.arccos,
+        np.arctan,
+        np.arctan2,
+        np.sinh,
+        np.cosh,
+        np.tanh,
+        np.arcsinh,
+        np.arccosh,
+        np.arctanh,
+        np.power,
+        np.float_power,
+        np.cbrt,
+        np.hypot,
+    }
+)
 
 # NumPy's floor division and remainder of floats: its npy_divmod (infinities, signed
 # zeros), which Numba's differ from.
