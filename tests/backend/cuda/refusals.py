@@ -67,6 +67,12 @@ REFUSALS: dict[str, Refusal] = {
         "return np.eye(len(x))",
         np.array([1.0, 2.0]),
     ),
+    "indexing by one bool": Refusal(
+        r"cannot run getitem on \([^)]*, (bool|np\.bool)\)",
+        "x[flag] with one bool (a new axis of length 1 or 0) has no GPU kernel",
+        "return x[np.sum(x) > 0]",
+        np.array([1.0, 2.0]),
+    ),
 }
 
 
