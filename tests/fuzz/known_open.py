@@ -146,6 +146,11 @@ def any_difference(message: str) -> bool:
     return True
 
 
+def different_value(message: str) -> bool:
+    """A value or printed output that differs (not a refusal or a warning)."""
+    return not refused(message) and bool(re.search(r"values differ|output differs", message))
+
+
 KINDS: dict[str, Callable[[str], bool]] = {
     "signed zero": signed_zero,
     "last digits": last_digits,
@@ -157,6 +162,7 @@ KINDS: dict[str, Callable[[str], bool]] = {
     "result type": result_type,
     "error order": error_order,
     "refused": refused,
+    "different value": different_value,
     "any": any_difference,
 }
 

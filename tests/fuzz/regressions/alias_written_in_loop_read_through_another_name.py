@@ -31,4 +31,4 @@ XFAIL = {
     "cpu": "a write through one name of an array is not seen through the other",
     "cuda": "a write through one name of an array is not seen through the other",
 }
-SIGNATURE = {"source": r"(\w+) = (\w+)\n[\s\S]*\b(\1|\2)\[[^\]]*\] *[-+*/|&^]?= ", "kind": "any"}
+SIGNATURE = {"source": r"(\w+) = (\w+)\n[\s\S]*\b(\1|\2)\[[^\]]*\] *[-+*/|&^]?= ", "kind": "different value"}
