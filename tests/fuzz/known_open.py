@@ -142,6 +142,11 @@ def refused(message: str) -> bool:
     return bool(re.search(r"graph mode (raised|refused)|NbgraphPerformanceWarning", message))
 
 
+def copy_warning(message: str) -> bool:
+    """The compiled code copies an array on each write and warns."""
+    return bool(re.search(r"NbgraphPerformanceWarning: .*copies", message))
+
+
 def any_difference(message: str) -> bool:
     return True
 
@@ -163,6 +168,7 @@ KINDS: dict[str, Callable[[str], bool]] = {
     "error order": error_order,
     "refused": refused,
     "different value": different_value,
+    "copy warning": copy_warning,
     "any": any_difference,
 }
 
