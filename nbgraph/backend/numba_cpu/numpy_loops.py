@@ -217,7 +217,7 @@ def _stubs(ufunc: np.ufunc) -> tuple[Callable, Callable] | None:
 
 
 # Transcendental ufuncs: NumPy's SIMD loops, its own bits, beat scalar libm in compiled loops.
-TRANSCENDENTAL = frozenset(
+_TRANSCENDENTAL = frozenset(
     {
         np.exp,
         np.exp2,
@@ -251,7 +251,7 @@ TRANSCENDENTAL = frozenset(
 _DIVISIONS = frozenset({np.floor_divide, np.remainder})
 
 # The ufuncs, by name: ``numpy_loops.exp(np.float32(x))``, ``numpy_loops.exp_into(x, out)``.
-for _ufunc in sorted(TRANSCENDENTAL | _DIVISIONS, key=lambda u: u.__name__):
+for _ufunc in sorted(_TRANSCENDENTAL | _DIVISIONS, key=lambda u: u.__name__):
     if _ufunc.nout == 1:
         _functions = _stubs(_ufunc)
         if _functions is not None:
