@@ -107,7 +107,7 @@ class Ownership:
     def _cond(self, node: Node, i: int, last_use: dict, borrowers: dict, fresh: set[Node]) -> None:
         """Branches may update in place the owned values the ``if`` consumes; a result
         both branches leave owned (and once only) is owned after it."""
-        captured = Roots(v for v in fresh if _dead_after(v, i, last_use, borrowers))
+        captured = Roots(v for v in fresh if _handed(v, i, last_use, borrowers))
         outs = [(sub.results, self._region(sub, set(captured), captured)) for sub in node.regions()]
         for k in range(len(node.type.items)):
             if all(
@@ -123,7 +123,7 @@ class Ownership:
         self._depth += 1
         self._region(test, set(), Roots())
         handed = [
-            value in fresh and _dead_after(value, i, last_use, borrowers) for value in node.inputs
+            value in fresh and _handed(value, i, last_use, borrowers) for value in node.inputs
         ]
         # Body params start owned (a state value that enters shared is copied first) as
         # long as each iteration hands the next a fresh, unshared value.
@@ -237,6 +237,15 @@ def _borrowers(region: Region, element_views: bool) -> dict[Node, list[Node]]:
             for source in node.inputs:
                 out.setdefault(source, []).append(node)
     return out
+
+
+def _handed(node: Node, i: int, last_use: dict, borrowers: dict) -> bool:
+    """Whether the ``if`` or loop at position i may update node in place: it is dead
+    after i, and no view of it is read inside the statement (the view would see the
+    writes; an element read is one where ``element_views``)."""
+    return _dead_after(node, i, last_use, borrowers) and all(
+        _dead_after(view, i - 1, last_use, borrowers) for view in borrowers.get(node, ())
+    )
 
 
 def _dead_after(node: Node, i: int, last_use: dict, borrowers: dict) -> bool:
