@@ -9,11 +9,13 @@ from each branch, so after the statement the array holds what eager code leaves 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from ..errors.exceptions import StagingError
 from ..graph.ir import Node
+from ..graph.types import ARRAY
 from ..source.origins import user_location
 from .traced import Traced, note_write, wrap
 from .tracing import RegionBuilder
@@ -27,6 +29,32 @@ def inherit_arguments(handles: Sequence[Any], values: Sequence[Any]) -> None:
     for handle, value in zip(handles, values):
         if isinstance(handle, Traced) and isinstance(value, Traced) and value.argument:
             handle.argument = True
+
+
+def entering_arrays(init: Sequence[Any]) -> dict[int, Traced]:
+    """Loop variables that enter a loop naming an array (slot -> the array's handle).
+    Other names may name that array too (``first = b``), so while the body keeps the
+    variable on it, the handle itself stands in for the variable (``standing_in``)."""
+    return {k: v for k, v in enumerate(init) if isinstance(v, Traced) and v.type.flavor == ARRAY}
+
+
+@contextmanager
+def standing_in(args: list[Any], arrays: dict[int, Traced]) -> Iterator[None]:
+    """Trace a loop's body or condition over ``args`` with each of ``arrays`` in place of
+    its loop variable's fresh handle, holding that variable's value: a write through the
+    variable is seen through every other name of the array, and a write through another
+    name by the variable, as eagerly.  The handles get their values back afterwards."""
+    before: dict[int, tuple[Traced, Node]] = {}
+    for k, array in arrays.items():
+        if id(array) not in before:
+            before[id(array)] = (array, array.node)
+            array.node = args[k].node
+        args[k] = array
+    try:
+        yield
+    finally:
+        for array, node in before.values():
+            array.node = node
 
 
 def take_writes(builder: RegionBuilder, own: Sequence[Any], outputs: list[Any]) -> Writes:

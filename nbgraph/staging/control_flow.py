@@ -27,9 +27,11 @@ from ..source.locations import Loc
 from ..source.origins import generated_names, user_location
 from .aliases import (
     check_loop_body,
+    entering_arrays,
     inherit_arguments,
     merge_branches,
     set_after,
+    standing_in,
     take_writes,
     with_outer_arrays,
 )
@@ -190,30 +192,6 @@ def _same_python_value(a: Any, b: Any) -> bool:
         return bool(a == b)
     except Exception:
         return False
-
-
-def _sync_views(before: State, after: Sequence[Any]) -> tuple:
-    """Keep NumPy view semantics across a staged statement: views of an updated array
-    see the new value, and an updated view writes itself back into its base."""
-    for old, new in zip(before, after):
-        if not (isinstance(old, Traced) and isinstance(new, Traced)) or new is old:
-            continue
-        for view in old.views:
-            new.add_view(view, view.view[1])
-            view.rebind(call(operator.getitem, new, view.view[1]).node, write_back=False)
-        if old.view is not None and new.node is not old.node:
-            base, index = old.view
-            if any(base is b and b is not a for b, a in zip(before, after)):
-                raise StagingError(
-                    "an array and a view (slice) of it are both updated in the same staged "
-                    "branch or loop; graph mode cannot keep them in sync: update the array "
-                    "through one of them only",
-                    user_location(),
-                )
-            new.view = None
-            base.add_view(new, index)
-            new.rebind(new.node)
-    return tuple(after)
 
 
 # --- cond ---------------------------------------------------------------------------
@@ -455,7 +433,7 @@ def if_stmt(
         raise cond.error()
     if not is_graph_value(cond):
         return tuple(body(*init) if cond else orelse(*init))
-    return _sync_views(init, staged_cond(cond, body, orelse, init, names))
+    return tuple(staged_cond(cond, body, orelse, init, names))
 
 
 def if_exp(cond: Any, if_true: Callable, if_false: Callable) -> Any:
@@ -520,9 +498,13 @@ class _Slot:
         # fields) the body keeps is carried as a tuple of its items, and rebuilt from it
         # in the body and after the loop: item assignment and mixed item types work.
         self.rebuild: Callable | None = None
+        # The earlier loop variable whose array this one names all through the loop.
+        self.twin_of: int | None = None
 
     @property
     def carried(self) -> bool:
+        if self.twin_of is not None:  # its twin carries the array
+            return False
         return self.kind == GRAPH or (self.kind == LIST and self.type.elem is not None)
 
     def value(self, carried: Any) -> Any:
@@ -543,11 +525,22 @@ class _Slot:
         return types[1] if all(isinstance(t, TupleType) for t in types) else None
 
 
+def _pair_twins(slots: list[_Slot], shared: dict[int, Traced]) -> None:
+    """Loop variables that enter naming one array (``a = x`` before a loop writing
+    through both) and keep naming it: the first carries it, the others are its twins."""
+    first: dict[int, int] = {}
+    for k, slot in enumerate(slots):
+        j = first.setdefault(id(shared[k]), k) if k in shared else k
+        slot.twin_of = j if j != k else None
+
+
 def _body_args(builder: RegionBuilder, slots: list[_Slot]) -> list[Any]:
     args = []
     memo: dict[int, Any] = {}
     for slot in slots:
-        if slot.carried:
+        if slot.twin_of is not None:
+            args.append(None)  # the array stands in for it (standing_in)
+        elif slot.carried:
             args.append(slot.value(wrap(builder.add_param(slot.type))))
         elif slot.kind == LIST:
             args.append(list(slot.init))
@@ -561,6 +554,8 @@ def _refine(slots: list[_Slot], outputs: Sequence[Any], where: str) -> bool:
     """Update slot types from one traced body; return whether anything changed."""
     changed = False
     for slot, out in zip(slots, outputs):
+        if slot.twin_of is not None:
+            continue
         if slot.kind == UNDEF or (slot.kind == RETURN and isinstance(out, UndefinedReturn)):
             continue
         if slot.kind == RETURN:
@@ -645,26 +640,65 @@ def staged_while(
 ) -> list:
     """Trace a WHILE node; return the variables' values after the loop (``unrolled``:
     iterations that already ran while tracing)."""
-    return with_outer_arrays(_trace_while, test, body, names, init, unrolled)
+    alone: frozenset[int] = frozenset()
+    state = tuple(init)
+    while True:
+        try:
+            return with_outer_arrays(_trace_while, test, body, names, state, unrolled, alone)
+        except _FirstIteration as first:
+            state = if_stmt(test(*state), body, lambda *s: s, names, state)
+            alone |= first.slots
+
+
+class _FirstIteration(Exception):
+    """A loop body writes into the array a variable enters with, then assigns the
+    variable another array: only the first iteration writes into the entering array
+    (which other names may name), so it is traced on its own, as an ``if``."""
+
+    def __init__(self, slots: frozenset[int]) -> None:
+        super().__init__()
+        self.slots = slots
 
 
 def _trace_while(
-    test: Callable, body: Callable, names: Sequence[str], init: State, unrolled: int
+    test: Callable,
+    body: Callable,
+    names: Sequence[str],
+    init: State,
+    unrolled: int,
+    alone: frozenset[int],
 ) -> list:
-    """staged_while, with every array the body writes among ``names``."""
+    """staged_while, with every array the body writes among ``names``; the variables
+    ``alone`` enter naming an array no other name names."""
     where = _where()
     slots = [
         _Slot(n, LoopUndefined(n, where) if type(v) is Undefined else v)
         for n, v in zip(names, init)
     ]
-    for _ in range(len(slots) + 2):
+    shared = {k: v for k, v in entering_arrays(init).items() if k not in alone}
+    _pair_twins(slots, shared)
+    for _ in range(len(slots) + len(shared) + 2):
         with region(f"the loop at {where}") as body_b:
             args = _body_args(body_b, slots)
-            entries = [a.node if isinstance(a, Traced) else None for a in args]
-            inherit_arguments(args, init)
-            outputs = list(body(*args))
-            check_loop_body(body_b, args, outputs)
-        if not _refine(slots, outputs, where):
+            with standing_in(args, shared):
+                entries = [a.node if isinstance(a, Traced) else None for a in args]
+                inherit_arguments(args, init)
+                outputs = list(body(*args))
+                kept = [o is a for o, a in zip(outputs, args)]
+                written = [isinstance(a, Traced) and a.node is not e for a, e in zip(args, entries)]
+                outputs = [
+                    Traced(o.node) if k in shared and kept[k] else o for k, o in enumerate(outputs)
+                ]
+                check_loop_body(body_b, args, outputs)
+        # A variable the body assigns another array names the entering array in the
+        # first iteration only: it gets a handle of its own.
+        rebound = [k for k in shared if not kept[k]]
+        if any(written[k] for k in rebound):
+            raise _FirstIteration(frozenset(rebound))
+        for k in rebound:
+            del shared[k]
+        _pair_twins(slots, shared)
+        if not _refine(slots, outputs, where) and not rebound:
             break
     else:
         raise LoopTypeError(
@@ -685,7 +719,8 @@ def _trace_while(
     with region(f"the loop condition at {where}") as test_b:
         test_args = _body_args(test_b, slots)
         entry = test_b.token
-        pred = test(*test_args)
+        with standing_in(test_args, shared):
+            pred = test(*test_args)
         if not is_graph_value(pred):
             pred = const(bool(pred))
         test_b.region.results = (as_predicate(pred).node,)
@@ -707,18 +742,8 @@ def _trace_while(
     values = iter(projs)
     for k, slot in enumerate(slots):
         if slot.carried:
-            arg = args[k]
-            written = isinstance(arg, Traced) and arg.node is not entries[k]
-            result.append(
-                _same_array(
-                    slot.name,
-                    slot.init,
-                    slot.value(wrap(next(values))),
-                    [outputs[k] is arg],
-                    [written],
-                    where,
-                )
-            )
+            new = slot.value(wrap(next(values)))
+            result.append(_same_array(slot.name, slot.init, new, [kept[k]], [written[k]], where))
         elif slot.kind == UNDEF:
             result.append(
                 Undefined(
@@ -750,7 +775,7 @@ def while_stmt(test: Callable, body: Callable, names: Sequence[str], init: State
         if isinstance(cond, Undefined):
             raise cond.error()
         if is_graph_value(cond):
-            return _sync_views(state, staged_while(test, body, names, state, unrolled))
+            return tuple(staged_while(test, body, names, state, unrolled))
         if not cond:
             return state
         unrolled += 1
@@ -787,7 +812,7 @@ def for_stmt(
         except _Rebound as rebound:
             iterated.remove(rebound.slot)
             continue
-        return _sync_views(init, out[1:])
+        return tuple(out[1:])
 
 
 class _Rebound(Exception):
