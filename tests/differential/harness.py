@@ -71,13 +71,17 @@ def run_captured(fn: Callable, args: tuple, kwargs: dict) -> Outcome:
     Deep copies keep the two modes independent: a function that mutates an argument in
     place must not change the input the other mode sees.
     """
-    args = copy.deepcopy(args)
-    kwargs = copy.deepcopy(kwargs)
+    return run_on(fn, copy.deepcopy(args), copy.deepcopy(kwargs))
+
+
+def run_on(fn: Callable, args: tuple, kwargs: dict | None = None) -> Outcome:
+    """Call ``fn`` on the arguments themselves (the caller sees what it does to them),
+    capturing stdout and any exception."""
     buffer = io.StringIO()
     value, error = None, None
     with contextlib.redirect_stdout(buffer):
         try:
-            value = fn(*args, **kwargs)
+            value = fn(*args, **(kwargs or {}))
         except Exception as exc:
             error = exc
     return Outcome(value=value, error=error, stdout=buffer.getvalue())
@@ -101,6 +105,25 @@ def check(
         graph = run_captured(graph_fn, args, kwargs)
         compare_outcomes(eager, graph, label=f"{fn.__name__}, {call}")
     return eager.value
+
+
+def check_writes(fn: Callable, *args: Any, calls: int = 2) -> tuple:
+    """``check``, and the arguments agree after the call too: each graph call (the first
+    one tracing) on a new copy of them, compared with eager's copy.  Returns the arguments
+    of the last graph call."""
+    eager_args = copy.deepcopy(args)
+    eager = run_on(fn, eager_args)
+    graph_fn = ng.function(fn, backend=BACKEND)
+    for call in range(1, calls + 1):
+        graph_args = copy.deepcopy(args)
+        compare_outcomes(eager, run_on(graph_fn, graph_args), f"{fn.__name__}, graph call {call}")
+        for k, (want, got) in enumerate(zip(eager_args, graph_args)):
+            if isinstance(want, np.ndarray):
+                assert got.dtype == want.dtype
+                np.testing.assert_array_equal(
+                    got, want, err_msg=f"{fn.__name__}: argument {k + 1} after graph call {call}"
+                )
+    return graph_args
 
 
 def compare_outcomes(eager: Outcome, graph: Outcome, label: str) -> None:

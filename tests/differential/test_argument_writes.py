@@ -11,47 +11,10 @@ import copy
 
 import numpy as np
 import pytest
-from harness import backend, compare_outcomes, run_captured
+from harness import backend, check_writes, compare_outcomes, run_captured, run_on
 
 import nbgraph as ng
 from nbgraph.errors.exceptions import StagingError
-
-
-def check_writes(fn, *args, calls: int = 2):
-    """Eager and graph mode agree on the result and on the arguments after the call
-    (each graph call on a new copy of the arguments, the first one tracing)."""
-    eager_args = copy.deepcopy(args)
-    eager = run_captured(fn, eager_args, {})
-    # run_captured copies its arguments: call again on eager_args to see their state
-    eager_state = copy.deepcopy(args)
-    try:
-        fn(*eager_state)
-    except Exception:
-        pass
-    graph_fn = ng.function(fn, backend=backend())
-    for call in range(calls):
-        graph_state = copy.deepcopy(args)
-        outcome = _call(graph_fn, graph_state)
-        compare_outcomes(eager, outcome, label=f"{fn.__name__}, graph call {call + 1}")
-        for k, (want, got) in enumerate(zip(eager_state, graph_state)):
-            if isinstance(want, np.ndarray):
-                assert got.dtype == want.dtype
-                np.testing.assert_array_equal(
-                    got,
-                    want,
-                    err_msg=f"{fn.__name__}: argument {k + 1} after graph call {call + 1}",
-                )
-    return graph_state
-
-
-def _call(fn, args):
-    from harness import Outcome
-
-    try:
-        return Outcome(fn(*args), None, "")
-    except Exception as exc:
-        return Outcome(None, exc, "")
-
 
 # --- direct writes ------------------------------------------------------------------
 
@@ -318,7 +281,7 @@ def check_writes_raising(fn, *args):
         check_writes(fn, *args)
         return
     eager = run_captured(fn, args, {})
-    outcome = _call(ng.function(fn, backend=backend()), copy.deepcopy(args))
+    outcome = run_on(ng.function(fn, backend=backend()), copy.deepcopy(args))
     compare_outcomes(eager, outcome, label=fn.__name__)
 
 
