@@ -21,7 +21,7 @@ from .backend.failures.sites import site_of
 from .convert.calls import Binding
 from .graph.ir import Graph, Node
 from .graph.pytree import LEAF, flatten, tree_key, unflatten
-from .graph.runtime import ConsList
+from .graph.runtime import ConsList, in_eager_type
 from .graph.types import ListType, is_device_array, type_of
 from .writeback import ArgumentWrites
 
@@ -54,7 +54,8 @@ class Specialization:
         self.writes = ArgumentWrites(graph, names) if graph.writes else None
         results = graph.body.results[:-1]  # the last result is the effect token
         self.fix_lists = [i for i, r in enumerate(results) if isinstance(r.type, ListType)]
-        self.leaf = graph.out_tree is LEAF and not self.fix_lists  # one plain result
+        self.leaf = graph.out_tree is LEAF and not self.fix_lists and not graph.flavors
+        self.own = len(graph.own_results())
         self.single = self.leaf and self.writes is None
         self.failed_node: Node | None = None  # where the last failing call raised
         self._shown: tuple[tuple, Graph] | None = None  # annotations -> annotated_graph()
@@ -104,7 +105,9 @@ class Specialization:
         outputs = list(outputs)
         for i in self.fix_lists:
             outputs[i] = outputs[i].to_list() if isinstance(outputs[i], ConsList) else outputs[i]
-        return unflatten(self.graph.out_tree, outputs)
+        for i, found in self.graph.flavors:
+            outputs[i] = in_eager_type(outputs[i], [(outputs[j], t) for j, t in found])
+        return unflatten(self.graph.out_tree, outputs[: self.own])
 
 
 # Trace-cache keys: an array's (dtype, ndim); a scalar's (dtype, flavor), fixed per type,

@@ -29,6 +29,7 @@ from ..source.origins import is_converted, user_location
 from ..source.user_code import is_user_code
 from ..staging import iteration, statements
 from ..staging.control_flow import list_comp
+from ..staging.flavors import after_extremum
 from ..staging.traced import ARRAY_FUNCTIONS, TracedList, call, is_graph_value
 from ..staging.undefined import Undefined, check_defined
 from .conversion import convert
@@ -107,7 +108,7 @@ def _extremum(fn: Callable) -> Callable:
             for a in args
         )
         if len(args) > 1 and numbers and not kwargs:
-            return call(runtime.extremum, fn, *args)
+            return after_extremum(fn, args, call(runtime.extremum, fn, *args))
         return call(fn, *args, **kwargs)
 
     return stage

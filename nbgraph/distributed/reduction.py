@@ -109,8 +109,8 @@ def _index(array: Any) -> str:
 
 def _result_type(fn: GraphFunction, dyn: tuple, dyn_kw: dict, statics: tuple) -> Any:
     graph = fn.specialize(Bound(dyn, dyn_kw, statics)).graph
-    results = graph.body.results[:-1]
-    if len(results) != 1 or not isinstance(results[0].type, TensorType):
+    results = graph.own_results()
+    if len(results) != 1 or graph.writes or not isinstance(results[0].type, TensorType):
         raise BlockwiseError(
             f"{fn.__qualname__} must return one array or number to be used in map_reduce"
         )

@@ -32,7 +32,9 @@ from .types import (
     result_type_of,
 )
 
-EFFECTS = frozenset({runtime.print_effect, runtime.assert_effect, runtime.raise_effect})
+EFFECTS = frozenset(
+    {runtime.print_effect, runtime.assert_effect, runtime.raise_effect, runtime.unbound_effect}
+)
 
 
 def function_name(fn: Callable) -> str:

@@ -97,12 +97,23 @@ class Graph:
     # Arguments the function writes into (their positions among the params): the last
     # results before the effect token are their final values, in this order.
     writes: tuple[int, ...] = ()
+    # Results whose Python type depends on the run (a Python int where the graph computes
+    # a NumPy int64, after a loop that never ran...): (result, ((flag result, type), ...)).
+    # Their flags are results after the function's own, before the writes; the first
+    # flag that is true gives the type eager code returns.
+    flavors: tuple[tuple[int, tuple[tuple[int, Any], ...]], ...] = ()
     # Nodes the compiled backend runs in Python, and why (known once it has compiled).
     python_nodes: dict[Node, str] = field(default_factory=dict, repr=False, compare=False)
     # Updates the compiled backend makes by copying a whole array inside a loop, and why.
     copies: dict[Node, str] = field(default_factory=dict, repr=False, compare=False)
     # Each node's value in one run, when asked for (``f.graph(..., inspect=True)``).
     values: dict[Node, Any] | None = field(default=None, repr=False, compare=False)
+
+    def own_results(self) -> tuple[Node, ...]:
+        """The function's own results: not the flags of ``flavors``, the final values of
+        written arguments or the effect token that follow them."""
+        extra = 1 + len(self.writes) + sum(len(found) for _, found in self.flavors)
+        return self.body.results[: len(self.body.results) - extra]
 
     def annotated(self, **annotations: Any) -> Graph:
         """A copy of this graph (the same nodes) carrying ``annotations``."""

@@ -7,6 +7,7 @@ token so their order is part of the dataflow.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -112,9 +113,34 @@ def to_text(value: Any) -> str:
     return value.render() if isinstance(value, Text) else str(value)
 
 
-def print_effect(token: None, *values: Any, sep: Any = " ", end: Any = "\n") -> None:
-    """print(*values, sep=sep, end=end), in the order the effect token gives."""
+def print_effect(
+    token: None, *values: Any, sep: Any = " ", end: Any = "\n", types: tuple = ()
+) -> None:
+    """print(*values, sep=sep, end=end), in the order the effect token gives.  ``types``:
+    per printed value, the other types it may have eagerly; a flag for each follows the
+    printed values, and the first true one gives the value's type (see Graph.flavors)."""
+    if types:
+        flags = iter(values[len(types) :])
+        values = tuple(
+            in_eager_type(v, [(next(flags), t) for t in ts]) for v, ts in zip(values, types)
+        )
     print(*(to_text(v) for v in values), sep=sep, end=end)
+
+
+def in_eager_type(value: Any, found: Sequence[tuple[Any, Any]]) -> Any:
+    """value in the type of the first (flag, type) pair whose flag is true."""
+    for flag, t in found:
+        if flag:
+            return coerce(value, t.dtype, t.flavor)
+    return value
+
+
+def unbound_effect(token: None, unbound: Any, name: str) -> None:
+    """Raise eager code's error for a use of variable ``name`` if it has no value."""
+    if unbound:
+        raise UnboundLocalError(
+            f"cannot access local variable '{name}' where it is not associated with a value"
+        )
 
 
 def assert_effect(token: None, cond: Any, *message: Any) -> None:

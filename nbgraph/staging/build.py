@@ -9,7 +9,8 @@ from ..errors.exceptions import StagingError
 from ..graph.ir import Graph
 from ..graph.pytree import flatten, unflatten
 from ..graph.types import type_of
-from .traced import is_graph_value, lift, wrap
+from .flavors import flags
+from .traced import check_bound, is_graph_value, lift, wrap
 from .tracing import argument_containers, check_visible, top_region
 from .undefined import check_defined
 
@@ -19,7 +20,9 @@ def trace(name: str, converted: Callable, args: tuple, kwargs: dict) -> Graph:
 
     An argument array the function writes into (in place, through an alias or a view)
     is left with a new value: the graph returns it after the function's own results
-    (``Graph.writes``), and the backend puts it into the caller's array.
+    (``Graph.writes``), and the backend puts it into the caller's array.  A number whose
+    Python type depends on the run gets its flags returned between the two
+    (``Graph.flavors``).
     """
     leaves, in_tree = flatten((args, kwargs))
     with top_region() as top:
@@ -34,13 +37,19 @@ def trace(name: str, converted: Callable, args: tuple, kwargs: dict) -> Graph:
         check_defined(result)
         _check_unchanged(name, given)
         out_leaves, out_tree = flatten(result, is_leaf=_is_result_leaf)
+        for leaf in out_leaves:
+            check_bound(leaf)  # returning a variable is a use of it
         nodes = [lift(leaf).node for leaf in out_leaves]
+        flavors = []  # results whose Python type depends on the run: their flags follow
+        for i, alts in flags(out_leaves):
+            flavors.append((i, tuple((len(nodes) + j, t) for j, (_, t) in enumerate(alts))))
+            nodes += [when.node for when, _ in alts]
         writes = tuple(k for k, p in enumerate(params) if p.node is not top.region.params[k])
         nodes += [params[k].node for k in writes]
         for node in nodes:
             check_visible(top, node)
         top.region.results = (*nodes, top.token)
-    return Graph(name, top.region, in_tree, out_tree, writes=writes)
+    return Graph(name, top.region, in_tree, out_tree, writes=writes, flavors=tuple(flavors))
 
 
 def _is_result_leaf(value: Any) -> bool:

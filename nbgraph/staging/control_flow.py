@@ -36,9 +36,27 @@ from .aliases import (
     with_outer_arrays,
 )
 from .containers import fresh, fresh_state, structure, with_fields
+from .flavors import (
+    CarryFlags,
+    FlaggedLoop,
+    after_branches,
+    flags_to_carry,
+    give,
+    other_types_of,
+    same_value,
+)
 from .iteration import GraphSequence, as_graph_sequence
 from .statements import raise_when_run
-from .traced import Traced, TracedList, call, const, is_graph_value, wrap
+from .traced import (
+    Traced,
+    TracedList,
+    Unbound,
+    call,
+    const,
+    is_graph_value,
+    visible_alts,
+    wrap,
+)
 from .tracing import RegionBuilder, add_node, current, reenter, region, unrolled_iteration
 from .undefined import Deleted, LoopUndefined, Undefined, UndefinedReturn
 from .unify import describe_variable, join_tensor_types
@@ -259,8 +277,8 @@ def _same_array(
 class _Merge:
     """Collects the (then, else) result pairs of a cond and rebuilds Python values."""
 
-    def __init__(self, then: _Branch, other: _Branch, where: str) -> None:
-        self.then, self.other, self.where = then, other, where
+    def __init__(self, pred: Traced, then: _Branch, other: _Branch, where: str) -> None:
+        self.pred, self.then, self.other, self.where = pred, then, other, where
         self.pairs: list[tuple[Node, Node]] = []
 
     def merge(self, name: str, a: Any, b: Any) -> Callable[[list[Any]], Any]:
@@ -273,7 +291,7 @@ class _Merge:
             with reenter(other.builder):
                 b = _placeholder(a)
         if a is b or (is_graph_value(a) and is_graph_value(b) and a.node is b.node):
-            return lambda outs: a if not is_graph_value(a) else wrap(a.node)
+            return lambda outs: a if not is_graph_value(a) else same_value(a, wrap(a.node))
         if isinstance(a, Deleted) or isinstance(b, Deleted):
             line = (a if isinstance(a, Deleted) else b).line
             both = isinstance(a, Deleted) and isinstance(b, Deleted)
@@ -286,6 +304,10 @@ class _Merge:
                 ".eager(...) to run it as plain Python"
             )
             return lambda outs: Undefined(name, reason)
+        if (_first_assigned_in_loop(a, b) and _made_in(self.other.builder, b)) or (
+            _first_assigned_in_loop(b, a) and _made_in(self.then.builder, a)
+        ):
+            return self._maybe_unbound(name, a, b)
         if isinstance(a, Undefined) or isinstance(b, Undefined):
             reason = (
                 f"is assigned in only one branch of the if at {self.where}, so it has no "
@@ -324,7 +346,48 @@ class _Merge:
             nb = _coerce(b, target).node
         index = len(self.pairs)
         self.pairs.append((na, nb))
-        return lambda outs: outs[index]
+        exported = (self._export(a, then, other), self._export(b, other, then))
+
+        def rebuild(outs: list[Any]) -> Any:
+            flags = [[(outs[k], t) for k, t in found] for found in exported]
+            return after_branches(self.pred, a, b, outs[index], flags)
+
+        return rebuild
+
+    def _export(self, value: Any, here: _Branch, there: _Branch) -> list[tuple[int, Any]]:
+        """The alts of a branch's value, their flags made outputs of the if (false when
+        the other branch runs): (output index, type) pairs."""
+        found = []
+        for when, t in visible_alts(value, here.builder) if isinstance(value, Traced) else ():
+            with reenter(there.builder):
+                never = const(False).node
+            found.append((len(self.pairs), t))
+            self.pairs.append((when.node, never) if here is self.then else (never, when.node))
+        return found
+
+    def _maybe_unbound(self, name: str, a: Any, b: Any) -> Callable[[list[Any]], Any]:
+        """A loop body's variable assigned on one path of this if only: after the if it
+        has the value of that path, and no value on the other (``flavors.Unbound``)."""
+        then, other = self.then, self.other
+        if isinstance(a, LoopUndefined):
+            with reenter(other.builder):
+                b = b if is_graph_value(b) else const(b)
+            with reenter(then.builder):
+                a = _placeholder(b)
+            unbound = self.pred
+        else:
+            with reenter(then.builder):
+                a = a if is_graph_value(a) else const(a)
+            with reenter(other.builder):
+                b = _placeholder(a)
+            unbound = call(operator.not_, self.pred)
+        merged = self.merge(name, a, b)
+
+        def rebuild(outs: list[Any]) -> Any:
+            value = merged(outs)
+            return give(value, (*value.alts, (unbound, Unbound(name))))
+
+        return rebuild
 
     def _merge_structure(self, name: str, a: Any, b: Any) -> Callable | None:
         """Merge two containers item by item (None if a and b are not containers of one
@@ -349,6 +412,23 @@ class _Merge:
             }
             return lambda outs: with_fields(a, {f: p(outs) for f, p in fields.items()})
         return None
+
+
+def _made_in(builder: RegionBuilder, value: Any) -> bool:
+    """Whether value is a number, or an array this region computed (not a view or
+    another name of an array from outside, which a loop carrying it would detach)."""
+    if not isinstance(value, Traced) or value.type.ndim == 0:
+        return True
+    node = value.node
+    return value.view is None and node.op is not Op.PARAM and builder.owner_of(node) is builder
+
+
+def _first_assigned_in_loop(missing: Any, value: Any) -> bool:
+    """Whether a loop body's variable has no value on one path of an if (``missing``)
+    and a number or array on the other."""
+    return isinstance(missing, LoopUndefined) and isinstance(
+        value, Traced | int | float | complex | np.generic
+    )
 
 
 def _dict_keys_differ(name: str, a: dict, b: dict, where: str) -> str:
@@ -383,7 +463,7 @@ def staged_cond(
     entry_token = outer.token
     then = _trace_branch(then_fn, init, f"the if branch at {where}")
     other = _trace_branch(else_fn, init, f"the else branch at {where}")
-    merger = _Merge(then, other, where)
+    merger = _Merge(pred, then, other, where)
     kept = [a and b for a, b in zip(then.kept, other.kept)]  # (a ternary's has none)
     rebuild = [
         (lambda outs, same=init[k]: same) if k < len(kept) and kept[k] else merger.merge(n, a, b)
@@ -550,11 +630,17 @@ def _body_args(builder: RegionBuilder, slots: list[_Slot]) -> list[Any]:
     return args
 
 
-def _refine(slots: list[_Slot], outputs: Sequence[Any], where: str) -> bool:
-    """Update slot types from one traced body; return whether anything changed."""
+def _refine(slots: list[_Slot], outputs: Sequence[Any], where: str, own: list[bool]) -> bool:
+    """Update slot types from one traced body (``own``: per output, whether the body
+    made it, see ``_made_in``); return whether anything changed."""
     changed = False
-    for slot, out in zip(slots, outputs):
+    for slot, out, made in zip(slots, outputs, own):
         if slot.twin_of is not None:
+            continue
+        if slot.kind == UNDEF and made and _first_assigned_in_loop(slot.init, out):
+            # First assigned in the body: carried, with a flag for whether it has a value
+            # yet (flavors.Unbound), so a use where it has none raises as eagerly.
+            slot.kind, slot.type, changed = GRAPH, _value_type(out), True
             continue
         if slot.kind == UNDEF or (slot.kind == RETURN and isinstance(out, UndefinedReturn)):
             continue
@@ -602,10 +688,11 @@ def _refine(slots: list[_Slot], outputs: Sequence[Any], where: str) -> bool:
         if type(out) is list and out and _value_type(out).elem is None:
             raise StagingError(_changes_in_loop(slot, out, where), user_location())
         origin = out.node.loc if isinstance(out, Traced) else None
+        found_at = where
         if origin is not None and origin.lineno != user_location().lineno:
-            where = f"{where}; the new value is computed at line {origin.lineno}"
+            found_at = f"{where}; the new value is computed at line {origin.lineno}"
         out_type = _value_type(slot.items(out))
-        joined = _join_types(slot.type, out_type, slot.name, where, in_loop=True)
+        joined = _join_types(slot.type, out_type, slot.name, found_at, in_loop=True)
         if joined != slot.type:
             slot.type, changed = joined, True
             slot.kind = LIST if isinstance(joined, ListType) else GRAPH
@@ -641,13 +728,22 @@ def staged_while(
     """Trace a WHILE node; return the variables' values after the loop (``unrolled``:
     iterations that already ran while tracing)."""
     alone: frozenset[int] = frozenset()
+    flagged: list[tuple[int, TensorType]] = []
     state = tuple(init)
     while True:
+        loop = FlaggedLoop(test, body, names, state, flagged)
         try:
-            return with_outer_arrays(_trace_while, test, body, names, state, unrolled, alone)
+            result = with_outer_arrays(
+                _trace_while, *loop.traced(), unrolled, alone, frozenset(flagged)
+            )
         except _FirstIteration as first:
             state = if_stmt(test(*state), body, lambda *s: s, names, state)
             alone |= first.slots
+            continue
+        except CarryFlags as more:
+            flagged += more.found
+            continue
+        return loop.finish(result)
 
 
 class _FirstIteration(Exception):
@@ -667,9 +763,11 @@ def _trace_while(
     init: State,
     unrolled: int,
     alone: frozenset[int],
+    flagged: frozenset[tuple[int, TensorType]],
 ) -> list:
     """staged_while, with every array the body writes among ``names``; the variables
-    ``alone`` enter naming an array no other name names."""
+    ``alone`` enter naming an array no other name names; ``flagged``: the variables
+    (and their other types) whose Python type is carried beside them (``flavors``)."""
     where = _where()
     slots = [
         _Slot(n, LoopUndefined(n, where) if type(v) is Undefined else v)
@@ -690,6 +788,13 @@ def _trace_while(
                     Traced(o.node) if k in shared and kept[k] else o for k, o in enumerate(outputs)
                 ]
                 check_loop_body(body_b, args, outputs)
+                other_types = [other_types_of(o) for o in outputs]
+                nodes = [o.node for o in outputs if isinstance(o, Traced)]
+                own = [
+                    _made_in(body_b, o)
+                    and (not isinstance(o, Traced) or o.type.ndim == 0 or nodes.count(o.node) == 1)
+                    for o in outputs
+                ]
         # A variable the body assigns another array names the entering array in the
         # first iteration only: it gets a handle of its own.
         rebound = [k for k in shared if not kept[k]]
@@ -698,12 +803,19 @@ def _trace_while(
         for k in rebound:
             del shared[k]
         _pair_twins(slots, shared)
-        if not _refine(slots, outputs, where) and not rebound:
+        if not _refine(slots, outputs, where, own) and not rebound:
             break
     else:
         raise LoopTypeError(
             f"the types of the loop variables at {where} do not settle", user_location()
         )
+    flags = []  # numbers whose Python type depends on the run: carried beside them
+    for k, slot in enumerate(slots):
+        if slot.carried and isinstance(slot.type, TensorType):
+            types = other_types_of(slot.init) + other_types[k]
+            flags += flags_to_carry(k, slot.type, types, flagged)
+    if flags:
+        raise CarryFlags(flags)
     carried = [i for i, s in enumerate(slots) if s.carried]
     hidden = generated_names()
     body_b.region.names = tuple(
@@ -761,7 +873,7 @@ def _trace_while(
 
 def _initial(slot: _Slot) -> Any:
     """The graph value a carried loop variable enters the loop with."""
-    if isinstance(slot.init, UndefinedReturn):
+    if isinstance(slot.init, UndefinedReturn | Undefined):
         return _placeholder_of_type(slot.type)
     return _coerce(slot.items(slot.init), slot.type)
 

@@ -18,6 +18,7 @@ from ..graph.pytree import is_dataclass_instance
 from ..graph.template import Text
 from ..source.origins import frame_location, is_converted, user_location
 from .build import changed_argument
+from .flavors import types_of
 from .traced import Traced, call, effect, is_graph_value, lift
 from .tracing import current, given_argument, in_try_here, is_staged, located
 
@@ -36,6 +37,12 @@ def print_stmt(
     """print(...): a graph effect, so it prints on every run, in program order."""
     if file is not None and file is not sys.stdout:
         raise StagingError("print(file=...) is not supported in graph mode", user_location())
+    alts = [types_of(v) for v in values]
+    if any(alts):  # numbers whose Python type depends on the run: print eager's
+        types = tuple(tuple(t for _, t in a) for a in alts)
+        flags = [when for a in alts for when, _ in a]
+        effect(runtime.print_effect, *values, *flags, sep=sep, end=end, types=types)
+        return
     effect(runtime.print_effect, *values, sep=sep, end=end)
 
 

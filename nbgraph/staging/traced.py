@@ -26,6 +26,35 @@ from ..graph.types import ARRAY, PYTHON, ListType, TensorType, TupleType, type_o
 from ..source.origins import user_location
 from .tracing import add_node, current, is_staged
 
+Alts = tuple[tuple["Traced", Any], ...]  # (graph bool, type) pairs: Traced.alts
+
+
+class Unbound:
+    """The "type" of variable ``name`` on runs where it has no value yet (assigned only
+    in a loop body that may not run): an alt of this type makes each use check at run
+    time, and raise UnboundLocalError as eager code does."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Unbound) and other.name == self.name
+
+    def __hash__(self) -> int:
+        return hash(("unbound", self.name))
+
+    def __repr__(self) -> str:
+        return f"<{self.name} unbound>"
+
+
+def check_bound(value: Any) -> None:
+    """Record the run-time check a use of value makes: on the runs where it has no
+    value, the UnboundLocalError eager code raises here."""
+    if isinstance(value, Traced):
+        for when, t in visible_alts(value):
+            if isinstance(t, Unbound):
+                effect(runtime.unbound_effect, when, t.name)
+
 
 def _binary(op: Any) -> tuple[Any, Any]:
     def forward(self: Traced, other: Any) -> Any:
@@ -123,6 +152,9 @@ class Traced:
 
     __array_priority__ = 1000
     argument = False  # an argument of the graph function: its writes reach the caller
+    # A scalar's other types at run time, each with the graph bool that selects it
+    # (see ``flavors``): eager code's Python int where the graph's is a NumPy int64...
+    alts: Alts = ()
 
     def __init__(self, node: Any, view: tuple[Traced, Any] | None = None) -> None:
         self.node = node
@@ -504,6 +536,10 @@ def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
     (arg_t, kwarg_t), leaves = split((args, kwargs), _is_input)
     if any(isinstance(leaf, np.ndarray) for leaf in leaves):  # concrete arrays: constants
         leaves = [const(leaf) if isinstance(leaf, np.ndarray) else leaf for leaf in leaves]
+    if fn not in _CARRYING:
+        for leaf in leaves:
+            if isinstance(leaf, Traced) and leaf.alts:
+                check_bound(leaf)
     the_call = Call(fn, arg_t, kwarg_t)
     builder = current()
     inputs = tuple(builder.token if leaf is _TOKEN else leaf.node for leaf in leaves)
@@ -515,10 +551,52 @@ def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
     if is_effect(fn):
         builder.token = node
         return None
-    return wrap(node)
+    result = wrap(node)
+    if isinstance(result, Traced) and rtype.ndim == 0:
+        result.alts = _passed_alts(the_call, leaves, inputs, rtype)
+    return result
+
+
+def visible_alts(value: Traced, here: Any = None) -> Alts:
+    """The alts of value whose flags the region being traced (or ``here``) can read."""
+    here = here or current()
+    return tuple((w, t) for w, t in value.alts if here.owner_of(w.node) is not None)
+
+
+def _passed_alts(the_call: Call, leaves: list, inputs: tuple, rtype: TensorType) -> Alts:
+    """A call's result, where one operand carries alts: on the runs where that operand
+    has its other type, the type the call gives (kept only if it differs from ``rtype``
+    in Python flavor alone: a value of another dtype cannot be converted afterwards)."""
+    carriers = [k for k, leaf in enumerate(leaves) if isinstance(leaf, Traced) and leaf.alts]
+    if len(carriers) != 1:
+        return ()
+    k = carriers[0]
+    alts = []
+    for when, t in visible_alts(leaves[k]):
+        if isinstance(t, Unbound):
+            continue  # (checked above: where the call runs, the value exists)
+        types = [n.type for n in inputs]
+        types[k] = t
+        try:
+            other = infer(the_call, types)
+        except TypeInferenceError:
+            other = rtype
+        same_dtype = isinstance(other, TensorType) and (other.dtype, other.ndim) == (rtype.dtype, 0)
+        alts.append((when, other if same_dtype else rtype))
+    return trimmed(alts, rtype)
+
+
+def trimmed(alts: list, static: TensorType) -> Alts:
+    """alts without the trailing ones that give the static type anyway (earlier ones
+    stay: the first whose flag is true decides)."""
+    while alts and alts[-1][1] == static:
+        alts.pop()
+    return tuple(alts)
 
 
 _TOKEN = object()  # stands for the effect token in an effect's arguments
+# Calls that carry a value along (into a branch's or loop's result) and do not use it.
+_CARRYING = frozenset({runtime.retype, runtime.coerce, runtime.make_tuple})
 
 
 def _is_input(value: Any) -> bool:

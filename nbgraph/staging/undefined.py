@@ -97,12 +97,13 @@ def deleted(value: Any, name: str, line: int) -> Deleted:
 
 
 class LoopUndefined(Undefined):
-    """A variable with no value when a graph loop starts, in the loop's body: a use there
-    is refused, since the one traced body stands for every iteration, also those where
-    an earlier one assigned it."""
+    """A variable with no value when a graph loop starts, in the loop's body.  If the
+    body assigns it a number or array, the loop carries it (with a flag for whether it
+    has a value yet) and is traced again; a use on a path of a graph if in the body is
+    deferred until then (elsewhere it is refused: the one traced body stands for every
+    iteration, also those where an earlier one assigned it)."""
 
     __slots__ = ()
-    deferrable = False
 
     def __init__(self, name: str, where: str) -> None:
         super().__init__(

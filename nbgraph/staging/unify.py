@@ -50,12 +50,16 @@ def join_tensor_types(
 
 
 _EXAMPLES = {"c": "0j", "f": "0.0", "i": "0", "u": "0", "b": "False"}
+_CASTS = {"c": "complex", "f": "float", "i": "int"}
 
 
 def _type_fix(name: str, a: TensorType, b: TensorType, in_loop: bool) -> str:
     """How to give the variable one type: start it with the type of the wider kind."""
     if name not in _DESCRIPTIONS and not _is_return_value(name):
         kind = max(a.dtype.kind, b.dtype.kind, key="buifc".find)
+        if in_loop and kind == a.dtype.kind and kind in _CASTS:
+            # The loop makes it narrower: a wider start would not help.
+            return f"convert the new value (e.g. {name} = {_CASTS[kind]}(...) in the loop)"
         example = _EXAMPLES.get(kind)
         if example is not None:
             return (

@@ -123,9 +123,7 @@ _STATEMENTS = [
 def _program(rng: random.Random) -> str:
     copied = rng.random() < 0.6  # else b is the argument itself
     lines = ["def f(x, n):", "    b = x.copy()" if copied else "    b = x"]
-    # s starts as a NumPy float: what type a Python number has after a loop that never
-    # ran is another question (tests/fuzz/regressions/number_type_after_a_loop_that_never_ran.py).
-    lines += ["    first = b", "    v = b[1:]", "    s = np.float64(0.0)"]
+    lines += ["    first = b", "    v = b[1:]", "    s = 0.0"]
     loop = rng.choice(["for", "while"])
     lines += ["    for i in range(n):"] if loop == "for" else ["    i = 0", "    while i < n:"]
     for statement in rng.sample(_STATEMENTS, rng.randint(2, 4)):

@@ -144,6 +144,13 @@ class CudaGraph:
 
     def _output(self, value: Any, node: Node, device_io: bool) -> Any:
         if not is_device_array(value):  # (an item of a tuple may be on the device)
+            t = node.type
+            if isinstance(t, TensorType) and t.ndim == 0:
+                # A host step may leave one kind of scalar where eager code has the other.
+                if t.flavor == PYTHON and isinstance(value, np.generic):
+                    return value.item()
+                if t.flavor == SCALAR and type(value) is not t.dtype.type:
+                    return t.dtype.type(value)
             return value
         if device_io and node.type.flavor == ARRAY:
             return value

@@ -10,7 +10,7 @@ from .. import runtime
 from ..functions import Call, is_effect, is_elementwise
 from ..ir import Graph, Node, Op, Region
 from ..numpy_facts import call_operands, method_name, reduction_of
-from ..types import PYTHON, TensorType
+from ..types import PYTHON, TensorType, TupleType
 
 # Operations on Python numbers that never raise, whatever the values.
 _PYTHON_SAFE = frozenset(
@@ -32,6 +32,7 @@ _PYTHON_SAFE = frozenset(
     }
 )
 _POWERS = frozenset({operator.pow, np.power, np.float_power})
+_LOGICAL = frozenset({operator.not_, operator.and_, operator.or_})
 _STRUCTURAL = frozenset({runtime.shape_dim, runtime.retype, runtime.make_tuple})
 
 
@@ -58,6 +59,8 @@ def _cannot_raise(node: Node) -> bool:
         return True
     if fn is bool:  # of a scalar (an array's truth value may be ambiguous)
         return all(isinstance(i.type, TensorType) and i.type.ndim == 0 for i in node.inputs)
+    if fn in _LOGICAL:  # of bools (the flags graph mode keeps beside values)
+        return all(_is_bool_scalar(i.type) for i in node.inputs)
     method = method_name(call)
     if method is not None:  # x.copy(), x.sum(): without arguments
         total = method == "copy" or _total(call)
@@ -72,6 +75,10 @@ def _cannot_raise(node: Node) -> bool:
     if any(t.flavor == PYTHON for t in types):
         return fn in _PYTHON_SAFE
     return fn not in _POWERS or all(t.dtype.kind in "fc" for t in types)
+
+
+def _is_bool_scalar(t: object) -> bool:
+    return isinstance(t, TensorType) and t.ndim == 0 and t.dtype.kind == "b"
 
 
 def _total(call: Call) -> bool:
@@ -95,11 +102,54 @@ def _used_inside(region: Region) -> set[Node]:
     return used
 
 
+def _needed(region: Region, results: list[Node]) -> set[Node]:
+    """The nodes (params included) that ``results`` and the region's effects need."""
+    live: set[Node] = set(results)
+    for node in reversed(region.nodes):
+        if node in live or _observable(node):
+            live.update(node.inputs)
+            for sub in node.regions():
+                live |= _used_inside(sub)
+    return live
+
+
+def _prune_loop(loop: Node, live: set[Node]) -> None:
+    """Drop the loop variables of a WHILE that nothing after it reads and that the
+    loop needs for nothing else (a temporary first assigned in the body, its flag):
+    keeps the token, the condition's inputs, effects', and what those need in turn."""
+    test, body = loop.arg
+    count = len(body.params)
+    keep = {n.arg for n in live if n.op is Op.PROJ and n.inputs[0] is loop} | {count - 1}
+    while True:
+        needs = _needed(body, [body.results[k] for k in keep]) | _needed(test, list(test.results))
+        more = {k for k in range(count) if body.params[k] in needs or test.params[k] in needs}
+        if more <= keep:
+            break
+        keep |= more
+    if len(keep) == count:
+        return
+    order = sorted(keep)
+    loop.inputs = tuple(loop.inputs[k] for k in order)
+    loop.type = TupleType(tuple(loop.type.items[k] for k in order))
+    for region in (test, body):
+        region.params = [region.params[k] for k in order]
+        for i, param in enumerate(region.params):
+            param.arg = i
+    body.results = tuple(body.results[k] for k in order)
+    if body.names:
+        body.names = tuple(body.names[k] for k in order if k < len(body.names))
+    for proj in live:
+        if proj.op is Op.PROJ and proj.inputs[0] is loop:
+            proj.arg = order.index(proj.arg)
+
+
 def _sweep(region: Region) -> None:
     live: set[Node] = set(region.results)
     kept: list[Node] = []
     for node in reversed(region.nodes):
         if node in live or _observable(node):
+            if node.op is Op.WHILE:
+                _prune_loop(node, live)
             kept.append(node)
             live.update(node.inputs)
             for sub in node.regions():

@@ -1,11 +1,12 @@
 # ruff: noqa
-"""A compiled loop that never runs returns its variable as a NumPy scalar where eager keeps the Python number.
+"""A compiled loop that never runs leaves its variable in the Python type eager code gives it.
 
 Found while testing loops over arrays: `total = 0; for e in x: total += e` over an empty
-int64 array returns the Python int 0 eagerly (the loop body never ran) and np.int64(0) on
-the CPU and CUDA backends, whose loop variable has one type for the whole loop. The value is the
-same; its type (`isinstance(total, int)`, JSON) is not. Until it is fixed: start from the
-loop's type (`total = np.int64(0)`) or convert after the loop.
+int64 array returns the Python int 0 eagerly (the loop body never ran) and returned
+np.int64(0) on the CPU and CUDA backends, whose loop variable has one type for the whole
+loop. Now a loop variable that may hold a number of another Python type carries a flag
+beside it saying which one it holds, and the result gets eager's type
+(staging/flavors.py; tests/differential/test_number_types.py covers the family).
 """
 
 import numpy as np
@@ -20,8 +21,3 @@ def f(x):
 
 ARGS = (np.array([], dtype=np.int64),)
 BACKENDS = ("interpret", "cpu", "cuda")
-XFAIL = {
-    "cpu": "the loop variable comes back as the loop's NumPy scalar type",
-    "cuda": "the loop variable comes back as the loop's NumPy scalar type",
-}
-SIGNATURE = {"source": r"(\w+) = 0\.?0?\n[\s\S]*(for|while) [\s\S]*\b\1 [-+*/]?= ", "kind": "result type"}
