@@ -126,6 +126,29 @@ def check_writes(fn: Callable, *args: Any, calls: int = 2) -> tuple:
     return graph_args
 
 
+def check_program(
+    source: str,
+    path: Path,
+    calls: list[tuple],
+    allowed: Callable[[BaseException | None], bool] = lambda refusal: False,
+    checker: Callable[..., Any] = check,
+) -> None:
+    """Run ``checker`` (``check`` by default) on the function ``f`` that the generated
+    program ``source`` defines (written to ``path``: graph mode reads the source), once
+    per argument tuple in ``calls``.  A failure whose cause ``allowed`` accepts (a
+    refusal the test expects) is skipped; any other names the program."""
+    path.write_text(source)
+    namespace: dict = {"np": np}
+    exec(compile(source, str(path), "exec"), namespace)
+    for args in calls:
+        try:
+            checker(namespace["f"], *args)
+        except AssertionError as failure:
+            if allowed(failure.__cause__):
+                continue
+            raise AssertionError(f"{failure}\n{source}") from failure.__cause__
+
+
 def compare_outcomes(eager: Outcome, graph: Outcome, label: str) -> None:
     """Assert that a graph-mode outcome matches the eager outcome."""
     if isinstance(graph.error, DeviceUnsupportedError):

@@ -17,7 +17,7 @@ import warnings
 
 import numpy as np
 import pytest
-from harness import check_writes
+from harness import check_program, check_writes
 
 from nbgraph.errors.exceptions import NbgraphPerformanceWarning, StagingError
 
@@ -140,18 +140,18 @@ def test_generated_loops(seed, tmp_path):
     for writing into the argument and assigning its name another array).  A write
     through both an array and its view in one loop may copy (and warns): that is
     allowed here, where only the values are checked."""
-    source = _program(random.Random(seed))
-    path = tmp_path / f"aliases_{seed}.py"
-    path.write_text(source)
-    namespace: dict = {"np": np}
-    exec(compile(source, str(path), "exec"), namespace)
-    for n in (0, 1, 3):
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", NbgraphPerformanceWarning)
-                check_writes(namespace["f"], np.arange(4.0), n)
-        except AssertionError as failure:
-            refusal = failure.__cause__
-            if isinstance(refusal, StagingError) and "writes into its argument" in str(refusal):
-                continue
-            raise AssertionError(f"{failure}\n{source}") from refusal
+    check_program(
+        _program(random.Random(seed)),
+        tmp_path / f"aliases_{seed}.py",
+        [(np.arange(4.0), n) for n in (0, 1, 3)],
+        allowed=lambda refusal: (
+            isinstance(refusal, StagingError) and "writes into its argument" in str(refusal)
+        ),
+        checker=_check_writes_quietly,
+    )
+
+
+def _check_writes_quietly(fn, *args):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", NbgraphPerformanceWarning)
+        check_writes(fn, *args)

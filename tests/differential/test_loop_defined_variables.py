@@ -16,7 +16,7 @@ import re
 
 import numpy as np
 import pytest
-from harness import check
+from harness import check, check_program
 
 from nbgraph.errors.exceptions import LoopTypeError, UndefinedValueError
 
@@ -193,16 +193,9 @@ def test_generated_programs(seed, tmp_path):
     """Each program agrees with eager (its value, or UnboundLocalError at the same
     use) for 0, 1 and 3 iterations and for inputs of either sign, or is refused with a
     LoopTypeError before running."""
-    source = _program(random.Random(seed))
-    path = tmp_path / f"loop_defined_{seed}.py"
-    path.write_text(source)
-    namespace: dict = {"np": np}
-    exec(compile(source, str(path), "exec"), namespace)
-    for x in (X, -X):
-        for n in (0, 1, 3):
-            try:
-                check(namespace["f"], x, n)
-            except AssertionError as failure:
-                if isinstance(failure.__cause__, LoopTypeError):
-                    continue
-                raise AssertionError(f"{failure}\n{source}") from failure.__cause__
+    check_program(
+        _program(random.Random(seed)),
+        tmp_path / f"loop_defined_{seed}.py",
+        [(x, n) for x in (X, -X) for n in (0, 1, 3)],
+        allowed=lambda refusal: isinstance(refusal, LoopTypeError),
+    )

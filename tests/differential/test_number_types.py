@@ -17,7 +17,7 @@ import random
 
 import numpy as np
 import pytest
-from harness import check
+from harness import check, check_program
 
 from nbgraph.errors.exceptions import LoopTypeError
 
@@ -200,15 +200,9 @@ def _program(rng: random.Random) -> str:
 def test_generated_programs(seed, tmp_path):
     """Each program agrees with eager, types included, for 0, 1 and 3 iterations, or
     is refused with a LoopTypeError before running."""
-    source = _program(random.Random(seed))
-    path = tmp_path / f"number_types_{seed}.py"
-    path.write_text(source)
-    namespace: dict = {"np": np}
-    exec(compile(source, str(path), "exec"), namespace)
-    for n in (0, 1, 3):
-        try:
-            check(namespace["f"], FLOATS, n)
-        except AssertionError as failure:
-            if isinstance(failure.__cause__, LoopTypeError):
-                continue
-            raise AssertionError(f"{failure}\n{source}") from failure.__cause__
+    check_program(
+        _program(random.Random(seed)),
+        tmp_path / f"number_types_{seed}.py",
+        [(FLOATS, n) for n in (0, 1, 3)],
+        allowed=lambda refusal: isinstance(refusal, LoopTypeError),
+    )
