@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import math
 
+from ..common.wrapping import wrapping
 from .checks import VALUE_ERROR
-from .device import cuda
+from .device import cuda, simulated
 
 _device = cuda().jit(device=True)
 _EXP_MAX = 709.782712893384  # math.log(sys.float_info.max)
@@ -180,15 +181,38 @@ def power(a, b):
     return math.pow(a, b)
 
 
+if simulated():  # kernels run as Python, where NumPy's integers wrap already
+
+    @_device
+    def wrapping_add(a, b):
+        return a + b
+
+    @_device
+    def wrapping_sub(a, b):
+        return a - b
+
+    @_device
+    def wrapping_mul(a, b):
+        return a * b
+
+else:
+    from numba.cuda.extending import intrinsic
+
+    wrapping_add = wrapping("add", intrinsic)
+    wrapping_sub = wrapping("sub", intrinsic)
+    wrapping_mul = wrapping("mul", intrinsic)
+
+
 @_device
-def int_power(a, b, err, node):
-    """a ** b for integers, wrapping like NumPy; a negative exponent is NumPy's
-    ValueError, reported through ``err``."""
+def int_power(a, b, one, err, node):
+    """a ** b for integers, wrapping like NumPy (``one``: 1 in a's dtype, so an unsigned
+    product stays unsigned instead of meeting a signed 1 in a float); a negative exponent
+    is NumPy's ValueError, reported through ``err``."""
     if b < 0:
         err[0] = VALUE_ERROR
         err[1] = node
         return a - a
-    result = a - a + 1
+    result = one
     while b > 0:
         if b & 1:
             result *= a

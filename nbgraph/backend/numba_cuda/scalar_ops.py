@@ -27,6 +27,7 @@ def _spelled(*operators: Callable) -> dict[Callable, str]:
 
 
 _ARITHMETIC = _spelled(operator.add, operator.sub, operator.mul)
+_INSTRUCTIONS = {"+": "add", "-": "sub", "*": "mul"}  # df.wrapping_<instruction>
 _BITWISE = _spelled(operator.and_, operator.or_, operator.xor, operator.lshift, operator.rshift)
 _COMPARE = _spelled(operator.lt, operator.le, operator.gt, operator.ge, operator.eq, operator.ne)
 
@@ -200,6 +201,9 @@ def element(node: Node, inputs: list[str], number: int, ranges: list[tuple[str, 
     args = [cast(out, o.text) if o.dtype != out else o.text for o in operands]
     if out.kind == "b":
         return _boolean(fn, args)
+    if fn in _ARITHMETIC and out == np.int64:  # wraps around where LLVM may assume not
+        a, b = (cast(out, arg) for arg in args)  # (a Python int operand is a literal)
+        return f"df.wrapping_{_INSTRUCTIONS[_ARITHMETIC[fn]]}({a}, {b})"
     if fn in _ARITHMETIC:
         return cast(out, f"({args[0]} {_ARITHMETIC[fn]} {args[1]})")
     if fn in _BITWISE:
@@ -213,13 +217,15 @@ def element(node: Node, inputs: list[str], number: int, ranges: list[tuple[str, 
         kind = "float" if out.kind == "f" else "int"
         return cast(out, f"df.remainder_{kind}({args[0]}, {args[1]})")
     if fn in _POWER and out.kind in "iu":
-        return cast(out, f"df.int_power({args[0]}, {args[1]}, err, {number})")
+        return cast(out, f"df.int_power({args[0]}, {args[1]}, {cast(out, '1')}, err, {number})")
     if fn in _FLOAT_FUNCTIONS and out.kind == "f":
         return cast(out, f"{_FLOAT_FUNCTIONS[fn]}({', '.join(args)})")
     if fn in _INTEGRAL_ROUNDINGS and out.kind in "iub":
         return cast(out, args[0])  # NumPy rounds integers to themselves
     if fn in _ANY_FUNCTIONS:
         name = _ANY_FUNCTIONS[fn]
+        if name == "-" and out == np.int64:  # -x of the minimum is the minimum, as in NumPy
+            return f"df.wrapping_sub(np.int64(0), {cast(out, args[0])})"
         if name in ("-", "+", ""):
             return cast(out, f"({name}{args[0]})")
         return cast(out, f"{name}({', '.join(args)})")

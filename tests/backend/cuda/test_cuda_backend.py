@@ -161,6 +161,15 @@ fixed = [
 for fn, signature in fixed:
     cuda.compile_ptx(fn, signature, cc=(9, 0))
 print("fixed", len(fixed))
+
+# NumPy's int64 wraps around, so (x - 1) > x holds for the minimum alone.  With LLVM's
+# "no signed wrap" flag it is folded to False; computed wrapping, it becomes a test of
+# x against the minimum.
+def below(x):
+    return (x - 1) > x
+
+(text,) = CudaGraph(ng.function(below, backend="cuda").graph(np.ones(3, np.int64))).ptx()
+print("wraps", "-9223372036854775808" in text)
 """
 
 
@@ -185,7 +194,7 @@ def test_generated_kernels_compile_to_ptx_without_a_gpu(tmp_path):
     if "NVVM" in done.stderr and "not found" in done.stderr.lower():
         pytest.skip("numba-cuda's compiler (NVVM) is not installed")
     assert done.returncode == 0, done.stderr[-3000:]
-    assert done.stdout.split() == ["compiled", "4", "fixed", "8"]
+    assert done.stdout.split() == ["compiled", "4", "fixed", "8", "wraps", "True"]
 
 
 def shifted(x, k):
