@@ -8,8 +8,6 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
-
 from .backend import BACKENDS, compile_graph
 from .backend.failures.mapping import user_error
 from .backend.inspection import inspected
@@ -21,9 +19,9 @@ from .graph.passes import optimize
 from .graph.pytree import LEAF, flatten
 from .progress import building
 from .specialization import (
-    SCALAR_KEYS,
     Bound,
     Specialization,
+    leaf_key,
     rebind,
     signature_key,
     split_dynamic,
@@ -195,13 +193,7 @@ class GraphFunction(StagedFunction):
     def _call(self, args: tuple, kwargs: dict) -> Any:
         """A call (``__call__`` is the entry point made in ``__init__``)."""
         if len(args) == self._positional and not kwargs:
-            keys = tuple(
-                [
-                    SCALAR_KEYS.get(type(a))
-                    or ((a.dtype, a.ndim) if type(a) is np.ndarray else None)
-                    for a in args
-                ]
-            )
+            keys = tuple([leaf_key(a) for a in args])  # NumPy or device arrays, scalars
             entry = self.specializations.get((keys, ()))
             if entry is not None and not (entry.helpers and entry.out_of_date()):
                 return entry(args)

@@ -43,3 +43,10 @@ def compile_graph(graph: Graph, backend: str, parallel: bool = False) -> Program
     if backend == "interpret":
         return program(graph, writes_in_place=True)
     return program(graph, parallel=parallel) if backend == "cpu" else program(graph)
+
+
+def wait(backend: str) -> None:
+    """Wait until the work a backend queued has finished: the CUDA backend returns device
+    arrays while its kernels may still run (as CuPy and JAX do); timing waits for them."""
+    if backend == "cuda":
+        importlib.import_module("numba.cuda").synchronize()

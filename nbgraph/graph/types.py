@@ -9,7 +9,6 @@ encodes for free when types are inferred by running NumPy on example values.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -124,15 +123,14 @@ def type_of(value: Any) -> TensorType | None:
 
 
 def is_device_array(value: Any) -> bool:
-    """Whether ``value`` is an array in GPU memory: numba-cuda's (its simulator's too)
-    or any object with ``__cuda_array_interface__`` (CuPy's, PyTorch's CUDA tensors)."""
+    """Whether ``value`` is an array in GPU memory: numba-cuda's (its simulator's too, which
+    have no ``__cuda_array_interface__``) or any object with that interface (CuPy's,
+    PyTorch's CUDA tensors)."""
     if isinstance(value, np.ndarray):
         return False
-    if hasattr(value, "__cuda_array_interface__"):
-        return True
-    # The simulator's arrays have no interface; nothing is on a device before numba.cuda
-    # is loaded.
-    return "numba.cuda" in sys.modules and getattr(value, "__cuda_ndarray__", False) is True
+    if getattr(type(value), "__cuda_ndarray__", False) is True:
+        return True  # numba-cuda's, asked of the class: reading the interface builds a dict
+    return hasattr(value, "__cuda_array_interface__")
 
 
 def host_value(value: Any) -> Any:

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 from numba import cuda
 
-from .device import block_size, blocks_for, empty
+from .device import as_device, block_size, blocks_for, empty
 
 _MAX_BLOCKS = 1 << 16
 
@@ -33,7 +33,7 @@ def full(shape: Any, value: Any, dtype: np.dtype) -> Any:
     """np.full(shape, value, dtype) on the device."""
     out = empty(tuple(np.broadcast_shapes(shape)) if shape != () else (), dtype)
     if out.ndim == 0:
-        return cuda.to_device(np.asarray(value, dtype=dtype))
+        return as_device(np.asarray(value, dtype=dtype))
     value = np.asarray(value, dtype=dtype)[()]
     return _launch(ramp, out, value, dtype.type(0), value, False)
 

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ...graph.types import is_device_array
+from . import pool
 
 
 @functools.cache
@@ -39,8 +40,10 @@ def check_available() -> None:
         )
 
 
+@functools.cache
 def simulated() -> bool:
-    """Whether kernels run on numba-cuda's CPU simulator (each thread a Python thread)."""
+    """Whether kernels run on numba-cuda's CPU simulator (each thread a Python thread; read
+    once: numba.cuda chose it when first imported)."""
     from numba import config
 
     return bool(config.ENABLE_CUDASIM)
@@ -59,12 +62,18 @@ def blocks_for(n: int, threads: int) -> int:
 
 def as_device(value: Any) -> Any:
     """A numba-cuda view of a GPU array (no copy) or a copy of a host array on the GPU."""
-    module = cuda()
     if is_device_array(value):
-        return value if hasattr(value, "copy_to_host") else module.as_cuda_array(value)
-    return module.to_device(np.asarray(value, order="C"))
+        return value if hasattr(value, "copy_to_host") else cuda().as_cuda_array(value)
+    host = np.asarray(value, order="C")
+    if simulated():
+        return cuda().to_device(host)
+    out = empty(host.shape, host.dtype)
+    out.copy_to_device(host)
+    return out
 
 
 def empty(shape: tuple[int, ...], dtype: np.dtype) -> Any:
-    """A new uninitialised device array."""
-    return cuda().device_array(shape, dtype=dtype)
+    """A new uninitialised C-contiguous device array (memory from the pool on a GPU)."""
+    if simulated():
+        return cuda().device_array(shape, dtype=dtype)
+    return pool.device_array(tuple(shape), dtype)

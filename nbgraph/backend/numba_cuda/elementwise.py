@@ -47,6 +47,8 @@ class Elementwise:
         self.ranges = [(params.get(text, text), dtype) for text, dtype in ranges]
         self.on_device = on_device
         self.may_fail = "err," in self.source.split("):", 1)[1]  # can record an error
+        if not self.may_fail:  # one argument fewer to pass at each launch
+            self.source = self.source.replace(f"def {KERNEL}(err, out", f"def {KERNEL}(out", 1)
 
     def __call__(self, err: Any, values: list[Any], out: Any = None) -> Any:
         """The group's result for these input values (written into ``out`` if given)."""
@@ -73,7 +75,11 @@ class Elementwise:
         # Python ints travel as int64, as the GPU takes them: a cast in the kernel then
         # wraps on the simulator too (NumPy would raise there, hiding a missing check).
         values = [np.int64(v) if type(v) is int else v for v in values]
-        kernel(self.source)[blocks, threads](err, out, *values)
+        launch = launcher(self.source, blocks, threads)
+        if self.may_fail:
+            launch(err, out, *values)
+        else:
+            launch(out, *values)
         return out
 
     def signature(self) -> tuple:
@@ -87,7 +93,8 @@ class Elementwise:
             array(i.type) if device else from_dtype(i.type.dtype)
             for i, device in zip(self.inputs, self.on_device)
         ]
-        return (types.Array(types.int64, 1, "C"), array(self.root.type), *inputs)
+        errors = (types.Array(types.int64, 1, "C"),) if self.may_fail else ()
+        return (*errors, array(self.root.type), *inputs)
 
     def ptx(self, cc: tuple[int, int]) -> str:
         """The kernel in PTX for compute capability ``cc``; no GPU needed."""
@@ -108,6 +115,13 @@ def python_function(source: str) -> Callable:
 def kernel(source: str) -> Any:
     """The compiled kernel for this source (one per distinct group, shared by graphs)."""
     return cuda().jit(cache=True)(python_function(source))
+
+
+@functools.lru_cache(maxsize=1024)
+def launcher(source: str, blocks: int, threads: int) -> Any:
+    """The kernel configured for a grid, made once per grid: numba-cuda checks (and warns
+    about) occupancy each time a configuration is made, which costs microseconds."""
+    return kernel(source)[blocks, threads]
 
 
 def _source(

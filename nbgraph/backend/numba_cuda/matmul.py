@@ -1,21 +1,28 @@
-"""Matrix products (``a @ b``) on the GPU: a tiled, register-blocked kernel.
+"""Matrix products (``a @ b``) on the GPU: cuBLAS through CuPy where CuPy is installed
+(float32 and float64), else, and for integers and bools, a tiled, register-blocked kernel.
 
-Operands are made C-contiguous and viewed as stacks of matrices ``(batch, n, k)`` and
-``(batch, k, m)`` (a 1-d operand is a one-row or one-column matrix, as in NumPy).  Each
-block of ``THREADS x THREADS`` threads computes one square tile of one output matrix,
-``THREADS * PER_THREAD`` on a side: for every ``DEPTH``-wide slice of ``k`` the block
-loads one tile of each operand into shared memory (zeros past the edges) and each
-thread accumulates ``PER_THREAD x PER_THREAD`` outputs in registers, so every value
-read from shared memory feeds several multiply-adds.  A thread's outputs are spaced
-``THREADS`` apart, so neighbouring threads read neighbouring shared-memory words and
-write neighbouring output elements.  Products accumulate in the result dtype, as NumPy
-does (float32 in float32, like its BLAS; integers wrap in theirs); bool results count
-the true products in int64 and store whether there were any (NumPy's or of ands).
+cuBLAS gets the operands without a copy (``__cuda_array_interface__``) and runs on the
+default stream, as the backend's own kernels do, so no synchronisation is needed.
+
+The kernel: operands are made C-contiguous and viewed as stacks of matrices
+``(batch, n, k)`` and ``(batch, k, m)`` (a 1-d operand is a one-row or one-column
+matrix, as in NumPy).  Each block of ``THREADS x THREADS`` threads computes one square
+tile of one output matrix, ``THREADS * PER_THREAD`` on a side: for every ``DEPTH``-wide
+slice of ``k`` the block loads one tile of each operand into shared memory (zeros past
+the edges) and each thread accumulates ``PER_THREAD x PER_THREAD`` outputs in registers,
+so every value read from shared memory feeds several multiply-adds.  A thread's outputs
+are spaced ``THREADS`` apart, so neighbouring threads read neighbouring shared-memory
+words and write neighbouring output elements.
+
+Products accumulate in the result dtype, as NumPy does (float32 in float32, like its
+BLAS and cuBLAS; integers wrap in theirs); bool results count the true products in int64
+and store whether there were any (NumPy's or of ands).
 """
 
 from __future__ import annotations
 
 import functools
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -133,6 +140,35 @@ def matmul(a: Any, b: Any, dtype: np.dtype) -> Any:
             f"{_shape(b.shape)}->({batch_b},newaxis,newaxis)  and requested shape "
             f"({n},{m})"
         )
+    library = _cupy()
+    if library is not None and dtype in (np.float32, np.float64):
+        with library.cuda.Stream.null:
+            product = library.matmul(
+                library.asarray(a).astype(dtype, copy=False),
+                library.asarray(b).astype(dtype, copy=False),
+            )
+        return cuda.as_cuda_array(product, sync=False)
+    return tiled(a, b, dtype, a_shape, b_shape)
+
+
+@functools.cache
+def _cupy() -> ModuleType | None:
+    """CuPy (its matmul is cuBLAS's) where it is installed and kernels run on a GPU."""
+    if device.simulated():
+        return None
+    try:
+        import cupy
+    except ImportError:
+        return None
+    return cupy
+
+
+def tiled(
+    a: Any, b: Any, dtype: np.dtype, a_shape: tuple[int, ...], b_shape: tuple[int, ...]
+) -> Any:
+    """``a @ b`` by the tiled kernel, for operands viewed as ``a_shape`` and ``b_shape``
+    (three dimensions each, checked by ``matmul``)."""
+    (batch_a, n, _), (batch_b, _, m) = a_shape, b_shape
     batch = batch_a if batch_b == 1 else batch_b
     out = device.empty((batch, n, m), dtype)
     if out.size:

@@ -38,7 +38,7 @@ from ..common.fusion import count_uses, find_groups
 from ..common.ownership import Ownership
 from ..failures.sites import tag, tag_loop
 from . import checks
-from .device import as_device, check_available, cuda, is_device_array
+from .device import as_device, check_available, is_device_array
 from .elementwise import Elementwise
 from .layout import contiguous
 from .reductions import reduce
@@ -122,9 +122,9 @@ class CudaGraph:
         ]
         env: Env = {}
         outputs = self.plan.run(env, values)
+        # Results stay on the device, still being computed when device arrays came in:
+        # work the caller queues next (the default stream) runs after them, as with CuPy.
         self.raise_device_error()
-        if device_io:  # results stay on the device: they are complete when returned
-            cuda().synchronize()
         return [
             self._output(value, node, device_io)
             for value, node in zip(outputs, self.plan.results)

@@ -20,7 +20,7 @@ from ...graph.template import Hole, fill
 from ...graph.types import ARRAY, PYTHON, TensorType, type_of
 from ..common.ownership import Ownership
 from . import checks, creation, scan, views
-from .device import as_device, cuda
+from .device import as_device, empty
 from .elementwise import Elementwise
 from .layout import contiguous
 from .matmul import matmul
@@ -199,7 +199,7 @@ def _assigner(
 
 def copy_of(array: Any) -> Any:
     """A new device array with ``array``'s elements."""
-    out = cuda().device_array(array.shape, array.dtype)
+    out = empty(array.shape, array.dtype)
     if array.size:
         source = contiguous(array)
         out.copy_to_device(source if source is not array else array)
@@ -429,7 +429,7 @@ def _join(program: Program, node: Node) -> Step | None:
     def join(env: Env) -> None:
         arrays = [env[i] for i in inputs]
         shape, keys = _layout(stack, axis, [a.shape for a in arrays])
-        out = cuda().device_array(shape, dtype)
+        out = empty(shape, dtype)
         for copy, key, array in zip(copies, keys, arrays):
             if array.size:
                 copy(views.index(out, key), array)
