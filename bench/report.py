@@ -37,13 +37,16 @@ def _cell(r: dict[str, Any], v: str) -> str:
     return fmt_time(seconds) + (" *" if v == "graph" and r["warnings"].get("graph") else "")
 
 
+def commit_label(m: dict[str, Any]) -> str:
+    """The measured commit, and whether the working tree had changes beyond it."""
+    commit = (m.get("git_commit") or "unknown")[:12]
+    return commit + (" (with uncommitted changes)" if m.get("git_dirty") else "")
+
+
 def machine_lines(results: dict[str, Any]) -> list[str]:
     m = results["machine"]
-    commit = (m.get("git_commit") or "unknown")[:12]
-    if m.get("git_dirty"):
-        commit += " (with uncommitted changes)"
     return [
-        f"nbgraph benchmark  {m['date']}  commit {commit}",
+        f"nbgraph benchmark  {m['date']}  commit {commit_label(m)}",
         f"{m['cpu_count']} CPUs ({m['processor']}); python {m['python']}  numpy {m['numpy']}  "
         f"numba {m['numba']}  jax {m.get('jax') or 'unavailable'}",
     ]
@@ -229,43 +232,61 @@ def render(results: dict[str, Any]) -> str:
 
 
 def render_gpu(gpu: dict[str, Any]) -> str:
-    header = [
-        "workload",
-        "eager",
-        "cpu backend",
-        "cuda kernels",
-        "cuda numpy io",
-        "copy in",
-        "copy out",
-        "cpu/cuda",
-        "eager/cuda",
-        "agree",
-    ]
-    rows = []
+    """Two tables: on the device (device arrays in and out, against CuPy and jax.jit),
+    and from the host (NumPy arrays in and out, against eager NumPy and the CPU
+    backend); then the device's copy bandwidth and the targets."""
+    device_rows, host_rows = [], []
     for row in gpu["rows"]:
-        m = row["median_s"]
-        rows.append(
+        if "error" in row:
+            failed = f"failed: {row['error']}"[:80]
+            device_rows.append([row["name"], failed, *[""] * 6])
+            host_rows.append([row["name"], failed, *[""] * 7])
+            continue
+        m, versus = row["median_s"], row["versus_cuda"]
+        reference = next((k for k in m if k in ("tiled kernel", "one launch")), None)
+        achieved = (
+            f"{row['cuda_flops_per_s'] / 1e12:.1f} TFLOP/s"
+            if row.get("cuda_flops_per_s")
+            else f"{(row.get('cuda_bytes_per_s') or 0) / 1e9:.3g} GB/s"
+        )
+        device_rows.append(
+            [
+                row["name"],
+                *(fmt_time(m.get(k)) for k in ("cuda", "cupy", "jax")),
+                f"{reference} {fmt_time(m[reference])}" if reference else "-",
+                *(fmt_ratio(versus.get(k)) for k in ("cupy", "jax")),
+                achieved,
+            ]
+        )
+        host_rows.append(
             [
                 row["name"],
                 *(
                     fmt_time(m.get(k))
-                    for k in ("eager", "cpu", "gpu_kernels", "gpu_numpy_io", "copy_in", "copy_out")
+                    for k in ("eager", "cpu", "cuda numpy io", "copy in", "copy out")
                 ),
-                fmt_ratio(row.get("cpu_vs_gpu_kernels")),
-                fmt_ratio(row.get("eager_vs_gpu_kernels")),
+                *(fmt_ratio(versus.get(k)) for k in ("eager", "cpu")),
                 "yes" if row.get("results_agree") else f"NO: {row.get('mismatch')}",
             ]
         )
-    title = f"GPU: {gpu.get('gpu')}  {gpu.get('date')}"
-    lines = []
-    if gpu.get("git_commit"):
-        title += f"  commit {gpu['git_commit'][:12]}"
-    else:
-        lines.append(
-            "  measured by an earlier bench/gpu.py: one call per sample, results "
-            "compared only after timing, no commit recorded"
-        )
-    return "\n".join([title, table(header, rows), *lines])
+    title = f"GPU: {gpu.get('gpu')}  {gpu.get('date')}  commit {commit_label(gpu)}"
+    device_header = ["on the device", "cuda", "cupy", "jax", "reference", "cupy/cuda",
+                     "jax/cuda", "cuda achieves"]  # fmt: skip
+    host_header = ["from the host", "eager", "cpu backend", "cuda numpy io", "copy in",
+                   "copy out", "eager/cuda", "cpu/cuda", "agree"]  # fmt: skip
+    lines = [
+        title,
+        table(device_header, device_rows),
+        "",
+        table(host_header, host_rows),
+        f"  device copy bandwidth (read + written): {gpu['copy_bytes_per_s'] / 1e9:.0f} GB/s",
+    ]
+    for target in gpu["targets"]:
+        value = target["value"]
+        share = "%" in target["goal"]
+        shown = "-" if value is None else (f"{value:.0%}" if share else f"{value:.2f}x")
+        lines.append(f"  target {target['goal']}: {shown} {'met' if target['met'] else 'MISSED'}")
+    return "\n".join(lines)
 
 
 def readme_block(results: dict[str, Any], gpu: dict[str, Any] | None) -> str:
