@@ -80,6 +80,9 @@ class GraphFunction(StagedFunction):
         self.static_argnames = tuple(static_argnames)
         self.trace_count = 0
         self.last_build: dict[str, float] | None = None  # seconds per stage, newest build
+        # Functions Numba compiled for the newest build (0: all loaded from the disk
+        # cache; None: a backend that does not count them).
+        self.last_compiled: int | None = None
         self.after_first_call: Callable[[Graph], Any] | None = None  # e.g. show the graph
         # What a new signature traces: the converted Python function unless ``traced``
         # makes another (a gradient's function; a shipped function refuses).
@@ -133,16 +136,18 @@ class GraphFunction(StagedFunction):
             stage("tracing")
             converted_at = time.perf_counter()
             graph, helpers = self._trace(converted, bound)
-            stage("compiling")
+            stage("generating code")
             traced_at = time.perf_counter()
             program = compile_graph(graph, self.backend, self.parallel)
             if leaves is not None:
-                program.prepare(leaves)
+                program.prepare(leaves, stage)
         self.last_build = {
             "convert": converted_at - start,
             "trace": traced_at - converted_at,
             "compile": time.perf_counter() - traced_at,
         }
+        # The CPU backend counts what Numba compiled: 0 when all came from the disk cache.
+        self.last_compiled = getattr(program, "functions_compiled", None)
         entry = self.specializations[key] = Specialization(
             graph,
             program,

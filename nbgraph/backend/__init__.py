@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from ..graph.ir import Graph, Node
@@ -27,8 +27,9 @@ class Program(Protocol):
     python_nodes: Mapping[Node, str]
     copies: Mapping[Node, str]
 
-    def prepare(self, args: Sequence[Any]) -> None:
-        """Finish compiling for these argument values' types (the first run would)."""
+    def prepare(self, args: Sequence[Any], report: Callable[[str], None] | None = None) -> None:
+        """Finish compiling for these argument values' types (the first run would),
+        telling ``report`` what it is doing (shown while a slow first call builds)."""
 
     def run(self, args: Sequence[Any]) -> Sequence[Any]:
         """The graph's result values (the effect token left out)."""

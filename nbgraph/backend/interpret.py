@@ -45,7 +45,7 @@ class Interpreter:
         self.python_nodes: dict[Node, str] = {}  # (every node runs in Python here)
         self.copies: dict[Node, str] = {}
 
-    def prepare(self, args: Sequence[Any]) -> None:
+    def prepare(self, args: Sequence[Any], report: Callable[[str], None] | None = None) -> None:
         """Nothing to compile: nodes run as they are."""
 
     def run(self, args: Sequence[Any]) -> list[Any]:

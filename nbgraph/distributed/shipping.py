@@ -18,7 +18,7 @@ import threading
 import types
 import uuid
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..api import GraphFunction
@@ -127,8 +127,8 @@ class _LazyProgram:
                 self._program = compile_graph(self.graph, self.backend, self.parallel)
             return self._program
 
-    def prepare(self, args: Sequence[Any]) -> None:
-        self._compiled().prepare(args)
+    def prepare(self, args: Sequence[Any], report: Callable[[str], None] | None = None) -> None:
+        self._compiled().prepare(args, report)
 
     def run(self, args: Sequence[Any]) -> Sequence[Any]:
         program = self._program or self._compiled()

@@ -31,6 +31,11 @@ class CompareMagics(Magics):
         default=1e-7,
         help="relative tolerance for the results to agree (default 1e-7)",
     )
+    @argument(
+        "--no-cold",
+        action="store_true",
+        help="skip timing the first call in new processes (empty and filled disk cache)",
+    )
     @argument("call", nargs=argparse.REMAINDER, help="a call of a function: f(x, y)")
     @line_magic
     def compare(self, line: str) -> Comparison | None:
@@ -58,7 +63,13 @@ class CompareMagics(Magics):
         except Exception as exc:
             raise UsageError(f"%compare: {type(exc).__name__}: {exc}") from None
         result = compare_call(
-            fn, positional, keywords, rounds=args.rounds, rtol=args.rtol, label=ast.unparse(call)
+            fn,
+            positional,
+            keywords,
+            rounds=args.rounds,
+            rtol=args.rtol,
+            label=ast.unparse(call),
+            cold=not args.no_cold,
         )
         if args.output:
             return result

@@ -1,7 +1,8 @@
 """``nbgraph.compare``: time a call eagerly and in graph mode, check the results agree.
 
 The graph's first call is measured on a fresh graph function (conversion, tracing,
-compilation and the first run, separately); steady-state times interleave eager and
+compilation and the first run, separately), and again in new processes with an empty
+disk cache and with a filled one (``cold.py``); steady-state times interleave eager and
 graph rounds.  Output the function prints is silenced while timing.
 """
 
@@ -18,19 +19,27 @@ from ..backend import wait
 from ..convert.conversion import forget
 from ..distributed.inputs import holds_dask_array
 from .agreement import agreement
+from .cold import cold_starts
 from .comparison import Comparison
 from .distributed import local_arguments, time_distributed
 from .measure import time_interleaved
 
 
 def compare(
-    fn: Callable, /, *args: Any, rounds: int = 7, rtol: float = 1e-7, **kwargs: Any
+    fn: Callable,
+    /,
+    *args: Any,
+    rounds: int = 7,
+    rtol: float = 1e-7,
+    cold: bool = True,
+    **kwargs: Any,
 ) -> Comparison:
     """Time ``fn(*args, **kwargs)`` eagerly and as a graph (``fn`` a graph function or a
-    plain function, which then runs on the CPU backend); ``compare_call`` takes the
-    call's arguments as a tuple and a dict (for a function with its own ``rounds``)."""
+    plain function, which then runs on the CPU backend); ``cold=False`` skips timing the
+    first call in new processes.  ``compare_call`` takes the call's arguments as a tuple
+    and a dict (for a function with its own ``rounds`` or ``cold``)."""
     __tracebackhide__ = True
-    return compare_call(fn, args, kwargs, rounds=rounds, rtol=rtol)
+    return compare_call(fn, args, kwargs, rounds=rounds, rtol=rtol, cold=cold)
 
 
 def compare_call(
@@ -41,6 +50,7 @@ def compare_call(
     rounds: int = 7,
     rtol: float = 1e-7,
     label: str | None = None,
+    cold: bool = True,
 ) -> Comparison:
     """``compare`` with the call's arguments given as they are; ``label`` names the call
     in the report."""
@@ -77,6 +87,10 @@ def compare_call(
     result = Comparison(
         label, fn.backend, eager, graph, first, agreement(eager_result, graph_result, rtol)
     )
+    if cold and not on_dask:
+        staged = first.get("convert", 0.0) + first.get("trace", 0.0)
+        with _silenced():
+            result.cold = cold_starts(fresh, args, kwargs, staged)
     if not result.agreement.agree:
         result.warnings.append(
             f"the results disagree ({result.agreement.reason}): no speedup is reported"

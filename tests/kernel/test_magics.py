@@ -6,6 +6,7 @@ One notebook runs once (nbclient); each test reads the outputs of its cells.
 from __future__ import annotations
 
 import json
+import math
 import re
 
 import nbformat
@@ -47,14 +48,16 @@ print(first_sum.backend, first_sum.static_argnames, double(np.arange(4.0)))""",
     "halve(np.ones(2))\nhalve(np.ones(3))",
     "compare_object": "r = %compare -o -r 3 collatz(27)\n"
     "print(json.dumps({'agree': r.agreement.agree, 'speedup': r.speedup, "
-    "'rounds': len(r.eager.rounds), 'stages': sorted(r.first_call)}))",
+    "'rounds': len(r.eager.rounds), 'stages': sorted(r.first_call), "
+    "'break_even': r.break_even_calls, 'eager': r.eager.median, 'graph': r.graph.median, "
+    "'cold': r.cold.as_dict()}))",
     "compare_shown": "%compare -r 3 double(np.arange(4.0))",
     "no_function": "%%autograph\nx = 1",
     "blank_lines": "%%autograph\n\n\ndef third(x):\n    return x // 0\nthird(1)",
     "quiet": "%%autograph\ndef one(x):\n    return x\none(1);",
     "compare_tricky": "opts = {'b': 2.0}\ndef f(a, b=1.0):\n    return a - b\n"
-    "r = %compare -o -r 1 f(1.0, -1.0)  # negative argument\n"
-    "s = %compare -o -r 1 f(1.0, **opts)\n"
+    "r = %compare -o -r 1 --no-cold f(1.0, -1.0)  # negative argument\n"
+    "s = %compare -o -r 1 --no-cold f(1.0, **opts)\n"
     "print(r.label, s.label)",
     "compare_undefined": "%compare undefined_name(1)",
     "bad_static": "%%autograph --static nope\ndef g(a):\n    return a",
@@ -62,7 +65,7 @@ print(first_sum.backend, first_sum.static_argnames, double(np.arange(4.0)))""",
     "extension._loaded[id(get_ipython())].delay = 0.0\n"
     "ng.function(lambda v: v * 2)(np.ones(3))",
     "cuda": "%%autograph --backend cuda\ndef scaled(x):\n    return np.sum(x * 2.0)\n"
-    "r = %compare -o -r 2 scaled(np.arange(4.0))\n"
+    "r = %compare -o -r 2 --no-cold scaled(np.arange(4.0))\n"
     "print(scaled.backend, scaled(np.arange(4.0)), r.agreement.agree)",
     "unload": "%unload_ext nbgraph\n%load_ext nbgraph",
 }
@@ -148,6 +151,19 @@ def test_compare_returns_the_numbers(cells):
     assert result["stages"] == ["compile", "convert", "first_run", "trace"]
 
 
+def test_compare_reports_the_first_call_in_new_processes(cells):
+    """Once with an empty disk cache (everything compiles), once with the cache that
+    left (everything loads); the break-even counts from the empty-cache one."""
+    result = json.loads(stream(cells["compare_object"]))
+    cold = result["cold"]
+    assert cold["not_measured"] is None
+    assert cold["functions_compiled"] >= 1
+    assert cold["empty_cache_s"] > cold["disk_cache_s"] > 0
+    saved = result["eager"] - result["graph"]
+    expected = max(1, math.ceil((cold["empty_cache_s"] - result["graph"]) / saved))
+    assert result["break_even"] == expected
+
+
 def test_compare_shows_a_table_and_a_chart(cells):
     cell = cells["compare_shown"]
     assert error(cell) is None
@@ -155,6 +171,7 @@ def test_compare_shows_a_table_and_a_chart(cells):
     assert "<table>" in html and "<svg" in html and "speedup" in html
     (text,) = data(cell, "text/plain")
     assert "eager" in text and "graph (interpret)" in text and "results agree" in text
+    assert "first call, empty cache" in text and "first call, disk cache" in text
 
 
 def usage_error(cell: nbformat.NotebookNode) -> str:

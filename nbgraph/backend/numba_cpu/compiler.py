@@ -16,6 +16,7 @@ from typing import Any
 
 import numba
 import numpy as np
+from numba.core import event
 from numba.core.errors import NumbaError
 
 from ...errors.exceptions import NbgraphPerformanceWarning
@@ -52,6 +53,21 @@ def _output_converter(t: Any) -> Callable[[Any], Any] | None:
     return lambda v, dtype=t.dtype: v if v.dtype == dtype else v.astype(dtype)
 
 
+class _CompileCounter(event.Listener):
+    """Counts the functions Numba compiles, reporting each as it starts."""
+
+    def __init__(self, report: Callable[[str], None]) -> None:
+        self.report = report
+        self.count = 0
+
+    def on_start(self, ev: event.Event) -> None:
+        self.count += 1
+        self.report(f"compiling function {self.count}")
+
+    def on_end(self, ev: event.Event) -> None:
+        pass
+
+
 class NumbaGraph:
     """A graph compiled by Numba; call ``run`` with the flat parameter values."""
 
@@ -71,6 +87,7 @@ class NumbaGraph:
             if c is not None
         ]
         self.const_results = [i for i, r in enumerate(results) if r.op.value == "const"]
+        self.functions_compiled: int | None = None  # by the last prepare that reported
         self._build()
 
     def _build(self) -> None:
@@ -92,10 +109,21 @@ class NumbaGraph:
         """The generated source (for debugging and the graph view)."""
         return self.lowering.text
 
-    def prepare(self, args: Sequence[Any]) -> None:
-        """Compile for these parameter values' types, if not done yet."""
-        if not self.compiled:
+    def prepare(self, args: Sequence[Any], report: Callable[[str], None] | None = None) -> None:
+        """Compile for these parameter values' types, if not done yet, telling ``report``
+        what it is doing: loading from the disk cache until Numba starts compiling
+        (which it does only when the cache has no machine code for them), then how many
+        functions it has compiled."""
+        if self.compiled:
+            return
+        if report is None:
             self._compile(args)
+            return
+        counter = _CompileCounter(report)
+        report("loading from the disk cache")
+        with event.install_listener("numba:compile", counter):
+            self._compile(args)
+        self.functions_compiled = counter.count
 
     def run(self, args: Sequence[Any]) -> Sequence[Any]:
         """The graph's results for these parameter values."""

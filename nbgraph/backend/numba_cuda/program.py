@@ -91,7 +91,7 @@ class CudaGraph:
         self.copies: dict[Node, str] = {}
 
     # --- running ---------------------------------------------------------------------
-    def prepare(self, args: Sequence[Any]) -> None:
+    def prepare(self, args: Sequence[Any], report: Callable[[str], None] | None = None) -> None:
         """Check there is a GPU and the arguments can go to it (kernels compile when
         first launched, specialised for their arguments then)."""
         check_available()
