@@ -51,3 +51,12 @@ def wait(backend: str) -> None:
     arrays while its kernels may still run (as CuPy and JAX do); timing waits for them."""
     if backend == "cuda":
         importlib.import_module("numba.cuda").synchronize()
+
+
+def warm_up() -> None:
+    """Do ahead what a session's first build on the CPU backend would wait for: import
+    the backend and Numba, and load Numba's registries (together about a second, once
+    per process).  The Jupyter extension runs it on a background thread when it loads,
+    so the first graph call of a new kernel loads from the disk cache in a fraction of
+    a second."""
+    importlib.import_module("nbgraph.backend.numba_cpu").warm_up()

@@ -1,15 +1,19 @@
 """``%load_ext nbgraph``: the magics, build progress in cells, and line highlights.
 
 Loading registers ``%%autograph``, ``%compare`` and ``%%step``, shows slow builds'
-progress in the cell, and lets the JupyterLab extension highlight lines; loading twice
-changes nothing, and unloading undoes it all.
+progress in the cell, lets the JupyterLab extension highlight lines, and starts Numba
+on a background thread (``backend.warm_up``); loading twice changes nothing, and
+unloading undoes it all.
 """
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from typing import Any
 
 from .. import progress
+from ..backend import warm_up
 from . import frontend
 from .autograph_magic import AutographMagics
 from .compare_magic import CompareMagics
@@ -36,6 +40,14 @@ def load(shell: Any) -> None:
     display = _loaded[id(shell)] = ProgressDisplay()
     progress.add_listener(display)
     frontend.install(shell)
+    threading.Thread(target=_warm_up, name="nbgraph-warm-up", daemon=True).start()
+
+
+def _warm_up() -> None:
+    """Numba's start-up, done while the person writes their first cell (should it fail,
+    nothing is lost: the first build does it again, and reports what fails)."""
+    with contextlib.suppress(Exception):
+        warm_up()
 
 
 def unload(shell: Any) -> None:

@@ -74,3 +74,32 @@ def test_a_new_kernel_loads_the_build_from_the_disk_cache(tmp_path):
     lines, stdout = shown_lines(str(tmp_path))
     assert stdout.split()[-1] == "0"  # nothing compiled: loaded
     assert not any("compiling function" in line for line in lines)
+
+
+WARM = """
+import sys, threading
+%load_ext nbgraph
+for t in threading.enumerate():
+    if t.name == "nbgraph-warm-up":
+        t.join(60)  # (if it has not finished already)
+print("numba.np.arraymath" in sys.modules, "nbgraph.backend.numba_cpu" in sys.modules)
+"""
+
+
+def test_loading_the_extension_starts_numba_before_the_first_call():
+    """Numba's start-up (its NumPy registries, about half a second) happens on a
+    background thread while the person writes, not in the first graph call."""
+    manager, client = start_new_kernel(kernel_name="python3")
+    try:
+        out: list[str] = []
+        client.execute_interactive(
+            WARM,
+            timeout=120,
+            output_hook=lambda msg: (
+                out.append(msg["content"].get("text", "")) if msg["msg_type"] == "stream" else None
+            ),
+        )
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)
+    assert "".join(out).split() == ["True", "True"]

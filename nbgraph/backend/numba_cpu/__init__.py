@@ -4,6 +4,6 @@ from ..generated import forget_stale_shared_code
 
 forget_stale_shared_code()  # before any cached function of this package is loaded
 
-from .compiler import NumbaGraph  # noqa: E402
+from .compiler import NumbaGraph, warm_up  # noqa: E402
 
-__all__ = ["NumbaGraph"]
+__all__ = ["NumbaGraph", "warm_up"]

@@ -17,7 +17,9 @@ from typing import Any
 import numba
 import numpy as np
 from numba.core import event
+from numba.core.compiler_lock import global_compiler_lock
 from numba.core.errors import NumbaError
+from numba.core.registry import cpu_target
 
 from ...errors.exceptions import NbgraphPerformanceWarning
 from ...graph.ir import Graph, Node
@@ -51,6 +53,15 @@ def _output_converter(t: Any) -> Callable[[Any], Any] | None:
     if t.ndim == 0:
         return lambda v, dtype=t.dtype: np.asarray(v, dtype=dtype)
     return lambda v, dtype=t.dtype: v if v.dtype == dtype else v.astype(dtype)
+
+
+def warm_up() -> None:
+    """Load Numba's typing and lowering registries for the CPU (about half a second,
+    once per process, which the first compile or disk-cache load would otherwise wait
+    for), holding Numba's compiler lock as a compile does."""
+    with global_compiler_lock:
+        cpu_target.typing_context.refresh()
+        cpu_target.target_context.refresh()
 
 
 class _CompileCounter(event.Listener):
