@@ -64,6 +64,11 @@ def list_getitem(lst: ConsList, index: Any) -> Any:
     return lst.items[index]
 
 
+def host_list(lst: Any) -> list[Any]:
+    """A graph list's items as a Python list (a ConsList, or a list already)."""
+    return lst.to_list() if isinstance(lst, ConsList) else list(lst)
+
+
 def list_to_array(
     lst: ConsList, how: Any, kwargs: dict[str, Any], empty: np.ndarray | None = None
 ) -> np.ndarray:
@@ -72,7 +77,7 @@ def list_to_array(
     ``empty`` is the result for a list that stays empty under np.array: NumPy would pick
     float64, a graph keeps the items' dtype so the result has one type on all paths.
     """
-    items = lst.to_list() if isinstance(lst, ConsList) else list(lst)  # or a compiled list
+    items = host_list(lst)  # (or a compiled list)
     if not items and empty is not None and how in (np.array, np.asarray):
         return empty.copy()
     return how(items, **kwargs)

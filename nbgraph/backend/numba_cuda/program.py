@@ -310,6 +310,8 @@ class CudaGraph:
         fn = call.fn
         if is_effect(fn):
             return self._effect(node)
+        if fn in _LIST_FUNCTIONS:
+            return self._list(node)
         on = [self.lives_on_device(i) for i in node.inputs]
         if fn is len or (not any(on) and not is_array(node)):
             return self._host(node, read=fn is not len)
@@ -364,6 +366,22 @@ class CudaGraph:
             env[node] = call.apply([read(env) for read in readers])
 
         return host
+
+    def _list(self, node: Node) -> Step:
+        """A graph list (``runtime.ConsList``) is a host structure: it holds arrays by
+        reference, where they live on the device, so appending and indexing move no
+        data (a loop's saved states for its gradient stay on the GPU); a scalar item is
+        read to the host when appended."""
+        self.on_device[node] = node.arg.fn is runtime.list_getitem and is_array(node)
+        readers = [
+            (lambda env, i=i: env[i]) if is_array(i) else self.host_reader(i) for i in node.inputs
+        ]
+        call = node.arg
+
+        def host_list(env: Env) -> None:
+            env[node] = call.apply([read(env) for read in readers])
+
+        return host_list
 
     def _effect(self, node: Node) -> Step:
         self.on_device[node] = False
@@ -429,6 +447,11 @@ class CudaGraph:
             return fill(call.args, holes), fill(call.kwargs, holes)
 
         return values
+
+
+_LIST_FUNCTIONS = frozenset(
+    {runtime.list_new, runtime.list_append, runtime.list_len, runtime.list_getitem}
+)
 
 
 def _reduction(node: Node) -> tuple[str, int | None, bool] | None:

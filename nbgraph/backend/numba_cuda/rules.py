@@ -17,7 +17,7 @@ from ...graph.ir import Node, Op
 from ...graph.numpy_facts import axis_function, call_operands
 from ...graph.runtime import compiled_sum_to
 from ...graph.template import Hole, fill
-from ...graph.types import ARRAY, PYTHON, TensorType, type_of
+from ...graph.types import ARRAY, PYTHON, TensorType, host_value, type_of
 from ..common.ownership import Ownership
 from . import checks, creation, scan, views
 from .device import as_device, empty
@@ -466,23 +466,60 @@ def _layout(
     return (*first[:axis], start, *first[axis + 1 :]), keys
 
 
-def _host_list(program: Program, node: Node) -> Step | None:
-    """An array from a list of scalars built on the host: made there, then copied to
-    the device once (the list's items were host values already)."""
-    elem = node.inputs[0].type.elem
-    if (
-        not isinstance(elem, TensorType)
-        or elem.ndim != 0
-        or any(program.lives_on_device(i) for i in node.inputs)
-    ):
+def _list_to_array(program: Program, node: Node) -> Step | None:
+    """np.array / np.asarray / np.stack of a graph list (a host structure).  Scalar items
+    are host values: the array is made there and copied to the device once.  Array items
+    live on the device: each is copied into its part of one new array, as np.stack and
+    np.concatenate do; an empty list, or items of different shapes to stack, take
+    NumPy's own path on host copies, for its result or its error."""
+    call = node.arg
+    listed, how, kwargs = node.inputs[0], call.args[1], call.args[2]
+    elem = listed.type.elem
+    if not isinstance(elem, TensorType):
         return None
     program.on_device[node] = True
-    call = node.arg
+    values = program.arguments(node)
 
-    def from_list(env: Env) -> None:
-        env[node] = as_device(call.apply([env[i] for i in node.inputs]))
+    def on_the_host(env: Env) -> Any:
+        args, _ = values(env)
+        items = [host_value(item) for item in runtime.host_list(args[0])]
+        args = [items, *args[1:3], *map(host_value, args[3:])]
+        return as_device(runtime.list_to_array(*args))
 
-    return from_list
+    if elem.ndim == 0:
+
+        def from_scalars(env: Env) -> None:
+            env[node] = on_the_host(env)
+
+        return from_scalars
+    if how in (np.array, np.asarray) and set(kwargs) <= {"dtype"}:  # (cast on copy)
+        stacked, axis = True, 0
+    elif how in (np.stack, np.concatenate) and set(kwargs) <= {"axis"}:
+        stacked, axis = how is np.stack, kwargs.get("axis", 0)
+    else:
+        return None
+    if elem.flavor != ARRAY or type(axis) is not int:
+        return None
+    item = Node(Op.PARAM, (), 0, elem)
+    program.on_device[item] = True
+    copy = _assigner(program, node, item, None)
+    if copy is None:
+        return None
+    dtype = node.type.dtype
+
+    def stack(env: Env) -> None:
+        arrays = runtime.host_list(env[listed])
+        if not arrays or (stacked and len({a.shape for a in arrays}) > 1):
+            env[node] = on_the_host(env)
+            return
+        shape, keys = _layout(stacked, axis, [a.shape for a in arrays])
+        out = empty(shape, dtype)
+        for key, array in zip(keys, arrays):
+            if array.size:
+                copy(views.index(out, key), array)
+        env[node] = out
+
+    return stack
 
 
 def _sum_to(program: Program, node: Node) -> Step:
@@ -528,7 +565,7 @@ RULES: dict[Callable, Callable[[Program, Node], Step | None]] = {
     np.stack: _join,
     np.vstack: _join,
     np.hstack: _join,
-    runtime.list_to_array: _host_list,
+    runtime.list_to_array: _list_to_array,
     compiled_sum_to(): _sum_to,
     **{
         fn: _view(lambda a, args, kw, fn=fn: views.restrided(a, lambda h: fn(h, *args, **kw)))

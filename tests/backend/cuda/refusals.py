@@ -53,10 +53,12 @@ REFUSALS: dict[str, Refusal] = {
         np.array([1.0, 2.0, 3.0]),
     ),
     "lists": Refusal(
-        r"cannot run (list_append|list_to_array) on \(list",
-        "Python lists grown in graph loops live on the host",
+        r"cannot run list_to_array on \(list",
+        "a list grown in a graph loop becomes an array on the GPU through np.array, "
+        "np.asarray, np.stack or np.concatenate; np.vstack, np.hstack and lists of "
+        "tuples have no GPU path",
         "out = []\n    for i in range(len(x)):\n        out.append(x * i)\n"
-        "    return np.stack(out)",
+        "    return np.vstack(out)",
         np.array([1.0, 2.0]),
     ),
     "arrays from host scalars": Refusal(

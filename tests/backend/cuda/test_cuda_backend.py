@@ -237,3 +237,34 @@ def test_boolean_masks_select_and_assign_on_the_device():
     for g, e in zip(got, selections(x, m)):
         assert g.shape == e.shape
         np.testing.assert_array_equal(g, e)
+
+
+def unrolled_loss(w, x, n):
+    h = x
+    for _ in range(n):
+        h = np.tanh(h * w + 0.1)
+    return np.sum(h * h)
+
+
+def training(w, x, steps):
+    losses = []
+    for _ in range(steps):
+        value, gradient = ng.value_and_grad(unrolled_loss)(w, x, 3)
+        w = w - 0.1 * gradient
+        losses.append(value)
+    return w, np.array(losses)
+
+
+def test_a_training_loop_takes_gradients_of_loops_on_the_device():
+    """The forward loop's saved states are a graph list of device arrays, read back by
+    the backward loop on the device; the result is the CPU backend's."""
+    w, x = np.full(4, 0.5), np.linspace(-1.0, 1.0, 4)
+    expected = ng.function(training, backend="cpu")(w, x, 3)
+    got = ng.function(training, backend="cuda")(cuda.to_device(w), cuda.to_device(x), 3)
+    assert is_device_array(got[0])
+    np.testing.assert_allclose(got[0].copy_to_host(), expected[0], rtol=1e-12)
+    np.testing.assert_allclose(_host(got[1]), expected[1], rtol=1e-12)
+
+
+def _host(value):
+    return value.copy_to_host() if is_device_array(value) else value
