@@ -25,8 +25,8 @@ import numpy as np
 # narrows the list, as for the differential tests.
 BACKENDS = tuple(
     b
-    for b in os.environ.get("NBGRAPH_TEST_BACKENDS", "interpret,cpu").split(",")
-    if b in ("interpret", "cpu")
+    for b in os.environ.get("NBGRAPH_TEST_BACKENDS", "interpret,cpu,cuda").split(",")
+    if b in ("interpret", "cpu", "cuda")
 )
 
 EPS = 1e-6

@@ -1,4 +1,4 @@
-"""Gradients against central finite differences, on the interpret and CPU backends.
+"""Gradients against central finite differences, on the interpret, CPU and CUDA backends.
 
 Every case is a plain NumPy function defined here (graph mode converts its source) with
 float64 inputs chosen away from kinks and branch thresholds, so that finite differences

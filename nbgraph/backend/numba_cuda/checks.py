@@ -73,6 +73,43 @@ def take(err: Any, x: Any, index: Any, node: int, contiguous: Any) -> Any:
     return out
 
 
+@cuda.jit
+def add_rows(err, out, index, values, node):
+    """out[index[i], j] += values[i, j] for each i in order (out and values as 2-d: rows,
+    row size): one thread per j, so an element picked twice adds up in NumPy's order."""
+    rows = out.shape[0]
+    for j in range(cuda.grid(1), out.shape[1], cuda.gridsize(1)):
+        for i in range(index.size):
+            row = index[i]
+            if row < 0:
+                row += rows
+            if row < 0 or row >= rows:
+                if err[0] == 0:
+                    err[0] = INDEX_ERROR
+                    err[1] = node
+                return
+            out[row, j] += values[i, j]
+
+
+def add_at(err: Any, out: Any, index: Any, values: Any, node: int, contiguous: Any) -> None:
+    """``np.add.at(out, index, values)`` for a C-contiguous device array ``out``, an
+    integer device array ``index`` along axis 0 and ``values`` of the gathered shape
+    (``index.shape + out.shape[1:]``), bounds checked on the device."""
+    row = int(np.prod(out.shape[1:], dtype=np.int64))
+    if index.size == 0 or row == 0:
+        return
+    if out.shape[0] == 0:
+        raise IndexError("index out of bounds for axis 0 with size 0")
+    threads = min(block_size(), row)
+    add_rows[min(blocks_for(row, threads), _MAX_BLOCKS), threads](
+        err,
+        out.reshape(out.shape[0], row),
+        contiguous(index).reshape(index.size),
+        contiguous(values).reshape(index.size, row),
+        node,
+    )
+
+
 def new_error_array() -> Any:
     """A zeroed error array: [error code, node number]."""
     return cuda.to_device(np.zeros(2, dtype=np.int64))

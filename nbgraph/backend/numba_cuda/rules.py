@@ -165,6 +165,61 @@ def _setitem(program: Program, node: Node) -> Step | None:
     return setitem
 
 
+def _add_at(program: Program, node: Node) -> Step | None:
+    """The functional ``np.add.at(x, index, values)`` (a gradient of ``x[index]``): a
+    copy of x, then the values added row by row in NumPy's order, for an integer array
+    index (on the device, or a list of constants uploaded once) and values of the
+    gathered shape (other shapes, which NumPy broadcasts, go through NumPy on the host)."""
+    args = node.arg.args
+    if len(node.arg.args) != 3 or args[0] != Hole(0) or not isinstance(args[2], Hole):
+        return None
+    source, values = node.inputs[0], node.inputs[args[2].index]
+    template = args[1]
+    if isinstance(template, list):
+        constant = np.asarray(template)
+        if constant.dtype.kind not in "iu":
+            return None
+        held: list[Any] = []
+
+        def index(env: Env) -> Any:
+            if not held:
+                held.append(as_device(constant))
+            return held[0]
+
+        shape = constant.shape
+    elif isinstance(template, Hole):
+        index_node = node.inputs[template.index]
+        t = index_node.type
+        if not (t.flavor == ARRAY and t.ndim >= 1 and t.dtype.kind in "iu"):
+            return None
+
+        def index(env: Env) -> Any:
+            return env[index_node]
+
+        shape = None
+    else:
+        return None
+    if not all(program.lives_on_device(i) for i in (source, values)):
+        return None
+    program.may_fail = True
+    number = program.numbers[node]
+    program.on_device[node] = True
+
+    def add_at(env: Env) -> None:
+        where, gathered = index(env), env[values]
+        out = copy_of(env[source])
+        if tuple(gathered.shape) != (*(shape or where.shape), *out.shape[1:]):
+            # Values to broadcast: NumPy's own np.add.at on host copies (its errors too).
+            host = out.copy_to_host()
+            np.add.at(host, host_value(where), gathered.copy_to_host())
+            env[node] = as_device(host)
+            return
+        checks.add_at(program.err, out, where, gathered, number, contiguous)
+        env[node] = out
+
+    return add_at
+
+
 def _assigner(
     program: Program, node: Node, value: Node | None, template: Any
 ) -> Callable[[Any, Any], None] | None:
@@ -550,6 +605,7 @@ def _tuple(program: Program, node: Node) -> Step:
 RULES: dict[Callable, Callable[[Program, Node], Step | None]] = {
     operator.getitem: _getitem,
     runtime.setitem: _setitem,
+    runtime.add_at: _add_at,
     runtime.shape_dim: _shape_dim,
     runtime.make_tuple: _tuple,
     np.size: _size,

@@ -268,3 +268,28 @@ def test_a_training_loop_takes_gradients_of_loops_on_the_device():
 
 def _host(value):
     return value.copy_to_host() if is_device_array(value) else value
+
+
+def picked(x, index):
+    return np.sum(np.sin(x[index]) * x[index])
+
+
+@pytest.mark.parametrize(
+    "x, index",
+    [
+        (np.linspace(0.0, 1.0, 5), np.array([0, 3, 3, -1, 0, 3])),
+        (np.arange(12.0).reshape(4, 3) / 7, np.array([[1, 1], [-4, 2]])),
+    ],
+    ids=["repeated", "rows"],
+)
+def test_the_gradient_of_integer_indexing_adds_repeated_picks_on_the_device(x, index):
+    """x[index]'s gradient is np.add.at into zeros: an element picked twice gets both
+    contributions, in NumPy's order, as on the CPU backend."""
+    expected = ng.grad(picked, backend="cpu")(x, index)
+    got = ng.grad(picked, backend="cuda")(cuda.to_device(x), cuda.to_device(index))
+    np.testing.assert_allclose(got.copy_to_host(), expected, rtol=1e-13)  # (GPU sin)
+
+
+def test_an_index_out_of_bounds_in_the_gradient_raises_numpys_error():
+    with pytest.raises(IndexError):
+        ng.grad(picked, backend="cuda")(np.ones(3), np.array([0, 5]))
