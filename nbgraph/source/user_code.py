@@ -67,6 +67,26 @@ def _installation() -> tuple[str, ...]:
     return tuple(os.path.realpath(root) for root in roots if root)
 
 
+@cache
+def _install_targets(paths: tuple[str, ...], cwd: str) -> tuple[str, ...]:
+    """Folders on the import path that pip installed into (they hold a ``*.dist-info``),
+    such as ``pip install --target DIR`` put on ``PYTHONPATH``; the current folder is
+    left out, as it holds the user's own modules."""
+    here = os.path.realpath(cwd)
+    found = []
+    for entry in paths:
+        folder = os.path.realpath(entry) if entry else here
+        if folder == here:
+            continue
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            continue
+        if any(name.endswith(".dist-info") for name in names):
+            found.append(folder)
+    return tuple(found)
+
+
 def is_own_code(code: types.CodeType) -> bool:
     """Whether ``code`` is nbgraph's own (see the module's docstring)."""
     path = _resolved(code.co_filename)
@@ -75,15 +95,18 @@ def is_own_code(code: types.CodeType) -> bool:
 
 def is_library_code(code: types.CodeType) -> bool:
     """Whether ``code`` is a library's: the Python installation's or nbgraph's own
-    (also a package installed elsewhere, e.g. a site-packages folder on PYTHONPATH)."""
+    (also a package installed elsewhere: a site-packages folder, or a folder pip
+    installed into, on PYTHONPATH)."""
     filename = code.co_filename
     if filename.startswith("<frozen"):
         return True
     path = _resolved(filename)
     if path is None:
         return False
-    return _under(path, _installation() + own_folders()) or any(
-        f"{os.sep}{name}{os.sep}" in path for name in ("site-packages", "dist-packages")
+    return (
+        _under(path, _installation() + own_folders())
+        or any(f"{os.sep}{name}{os.sep}" in path for name in ("site-packages", "dist-packages"))
+        or _under(path, _install_targets(tuple(sys.path), os.getcwd()))
     )
 
 
