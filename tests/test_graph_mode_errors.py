@@ -36,6 +36,26 @@ def dtype_changes_in_loop(n):
     return x
 
 
+def row_totals(m):
+    totals = []
+    for row in m:
+        s = 0
+        for v in row:
+            s = s * 10 + v
+        totals.append(s)
+    return totals
+
+
+def row_totals_one_type(m):
+    totals = []
+    for row in m:
+        s = 0
+        for v in row:
+            s = s * 10 + v
+        totals.append(int(s))
+    return totals
+
+
 def dtype_fixed_in_loop(n):
     x = 0.0
     for _i in range(n):
@@ -291,6 +311,24 @@ def test_loop_variable_changing_dtype():
     assert "x = 0.0" in message
     assert names_line(message, line_of(dtype_changes_in_loop, "for _i in range(n)"))
     assert err.loc.filename == __file__
+
+
+def test_list_item_whose_python_type_depends_on_the_run_is_refused():
+    """s is the Python int 0 for an empty row and an np.int32 otherwise: eager's list
+    holds both, a graph list one type, so the append is refused at its line."""
+    m = np.array([[1, 2], [3, 4]], dtype=np.int32)
+    with pytest.raises(ng.StagingError) as info:
+        graph_fn(row_totals)(m)
+    message = str(info.value)
+    assert "int or np.int32" in message and "list.append(np.int32(value))" in message
+    assert info.value.loc.lineno == line_of(row_totals, "totals.append(s)")
+
+
+def test_list_item_of_one_python_type_runs():
+    f = graph_fn(row_totals_one_type)
+    for m in (np.array([[1, 2], [3, 4]], np.int32), np.zeros((2, 0), np.int32)):
+        got, expected = f(m), row_totals_one_type(m)
+        assert got == expected and [type(v) for v in got] == [type(v) for v in expected]
 
 
 def test_loop_variable_with_suggested_fix_runs():

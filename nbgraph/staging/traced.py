@@ -413,6 +413,8 @@ class TracedList:
         return f"<traced {self.type.describe()}>"
 
     def append(self, item: Any) -> None:
+        if isinstance(item, Traced):
+            _refuse_mixed_item_types(item)
         self.node = call(runtime.list_append, self, item).node
 
     def __getitem__(self, index: Any) -> Any:
@@ -527,6 +529,37 @@ def wrap(node: Node) -> Any:
             for i, t in enumerate(node.type.items)
         )
     raise TypeError(f"cannot wrap a {node.type}")
+
+
+def _refuse_mixed_item_types(item: Traced) -> None:
+    """A graph list holds one type per item, with no record of which Python type each
+    item had eagerly: a value whose Python type depends on the run (a Python number
+    that becomes a NumPy scalar only when a loop runs) is refused, not stored as
+    the other type."""
+    eager = {
+        t
+        for when, t in visible_alts(item)
+        if not isinstance(t, Unbound) and not (when.node.op is Op.CONST and not when.node.arg)
+    }
+    if not eager:
+        return
+    names = " or ".join(sorted({_type_name(t) for t in (*eager, item.type)}))
+    raise StagingError(
+        "a value appended to a list built in a graph loop has a Python type that depends "
+        f"on the run ({names}: a Python number becomes a NumPy scalar only where a loop "
+        "runs or a branch is taken), and a graph list cannot keep each item's own type: "
+        "append one type, "
+        f"e.g. list.append({_type_name(item.type)}(value)), or start the variable as "
+        "that type",
+        user_location(),
+    )
+
+
+def _type_name(t: TensorType) -> str:
+    """How eager code names a scalar of this type: int, np.int32, a 0-d array..."""
+    if t.flavor == PYTHON:
+        return type(t.example()).__name__
+    return "0-d array" if t.flavor == ARRAY else f"np.{t.dtype.name}"
 
 
 def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
