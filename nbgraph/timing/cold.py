@@ -2,12 +2,12 @@
 
 In the kernel that already ran a function, a new graph function for it finds Numba's
 machine code in the disk cache, so its first call there says little about the wait after
-an edit. Two new processes tell it, with nbgraph and Numba imported first: one with an
-empty disk cache (a new or edited function: everything compiles) and one with the cache
-the first left behind (a restarted kernel: everything loads). Each gets the graph
-function pickled as its traced graphs, with the call's arguments, and times its first
-call; the conversion and tracing measured in this process are added, since those
-processes start from graphs.
+an edit. Two new processes tell it, with nbgraph and Numba started first (as the Jupyter
+extension starts them): one with an empty disk cache (a new or edited function:
+everything compiles) and one with the cache the first left behind (a restarted kernel:
+everything loads). Each gets the graph function pickled as its traced graphs, with the
+call's arguments, and times its first call; the conversion and tracing measured in this
+process are added, since those processes start from graphs.
 """
 
 from __future__ import annotations
@@ -24,13 +24,15 @@ from typing import Any
 from ..api import GraphFunction
 
 TIMEOUT_S = 600
-# Numba is imported before the clock starts, as it is in a kernel that has run a graph
-# function before; it counts the functions it compiles.
+# Numba is started before the clock starts, as it is in a kernel where nbgraph's
+# extension is loaded (backend.warm_up); it counts the functions it compiles.
 _CHILD = """
 import json, pickle, sys, time
 import nbgraph
+from nbgraph.backend import warm_up
 from numba.core import event
 fn, args, kwargs = pickle.load(sys.stdin.buffer)
+warm_up()
 if fn.backend == "cuda":
     import numba.cuda
 
