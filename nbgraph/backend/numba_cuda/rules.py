@@ -482,15 +482,22 @@ def _join(program: Program, node: Node) -> Step | None:
     program.on_device[node] = True
 
     def join(env: Env) -> None:
-        arrays = [env[i] for i in inputs]
-        shape, keys = _layout(stack, axis, [a.shape for a in arrays])
-        out = empty(shape, dtype)
-        for copy, key, array in zip(copies, keys, arrays):
-            if array.size:
-                copy(views.index(out, key), array)
-        env[node] = out
+        env[node] = _joined(stack, axis, dtype, copies, [env[i] for i in inputs])
 
     return join
+
+
+def _joined(
+    stack: bool, axis: int, dtype: np.dtype, copies: list[Callable], arrays: list[Any]
+) -> Any:
+    """A new device array of ``arrays`` stacked or concatenated along ``axis``, each
+    written into its part by its copying kernel."""
+    shape, keys = _layout(stack, axis, [a.shape for a in arrays])
+    out = empty(shape, dtype)
+    for copy, key, array in zip(copies, keys, arrays):
+        if array.size:
+            copy(views.index(out, key), array)
+    return out
 
 
 def _layout(
@@ -567,12 +574,7 @@ def _list_to_array(program: Program, node: Node) -> Step | None:
         if not arrays or (stacked and len({a.shape for a in arrays}) > 1):
             env[node] = on_the_host(env)
             return
-        shape, keys = _layout(stacked, axis, [a.shape for a in arrays])
-        out = empty(shape, dtype)
-        for key, array in zip(keys, arrays):
-            if array.size:
-                copy(views.index(out, key), array)
-        env[node] = out
+        env[node] = _joined(stacked, axis, dtype, [copy] * len(arrays), arrays)
 
     return stack
 
