@@ -11,6 +11,7 @@ import numpy as np
 from numba import cuda
 
 from .device import block_size, blocks_for, empty
+from .launch import configured
 
 VALUE_ERROR = 1
 INDEX_ERROR = 2
@@ -28,7 +29,7 @@ def check(err, cond, node):
 
 def device_assert(err: Any, cond: Any, node: int) -> None:
     """Record an AssertionError for ``node`` if the 0-d device value ``cond`` is false."""
-    check[1, 1](err, cond, node)
+    configured(check, 1, 1)(err, cond, node)
 
 
 @cuda.jit
@@ -63,7 +64,7 @@ def take(err: Any, x: Any, index: Any, node: int, contiguous: Any) -> Any:
     if x.shape[0] == 0:
         raise IndexError("index out of bounds for axis 0 with size 0")
     threads = min(block_size(), n)
-    take_rows[min(blocks_for(n, threads), _MAX_BLOCKS), threads](
+    configured(take_rows, min(blocks_for(n, threads), _MAX_BLOCKS), threads)(
         err,
         out.reshape(index.size, row),
         x.reshape(x.shape[0], row),
@@ -101,7 +102,7 @@ def add_at(err: Any, out: Any, index: Any, values: Any, node: int, contiguous: A
     if out.shape[0] == 0:
         raise IndexError("index out of bounds for axis 0 with size 0")
     threads = min(block_size(), row)
-    add_rows[min(blocks_for(row, threads), _MAX_BLOCKS), threads](
+    configured(add_rows, min(blocks_for(row, threads), _MAX_BLOCKS), threads)(
         err,
         out.reshape(out.shape[0], row),
         contiguous(index).reshape(index.size),

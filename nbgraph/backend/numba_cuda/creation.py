@@ -9,6 +9,7 @@ import numpy as np
 from numba import cuda
 
 from .device import as_device, block_size, blocks_for, empty
+from .launch import configured
 
 _MAX_BLOCKS = 1 << 16
 
@@ -25,7 +26,8 @@ def _launch(kernel: Any, out: Any, *args: Any) -> Any:
     n = out.size
     if n:
         threads = min(block_size(), n)
-        kernel[min(blocks_for(n, threads), _MAX_BLOCKS), threads](out.reshape(n), *args)
+        blocks = min(blocks_for(n, threads), _MAX_BLOCKS)
+        configured(kernel, blocks, threads)(out.reshape(n), *args)
     return out
 
 

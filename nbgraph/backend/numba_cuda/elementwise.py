@@ -18,6 +18,7 @@ import numpy as np
 from ...graph.ir import Node
 from ..generated import load_source
 from .device import block_size, blocks_for, cuda, empty
+from .launch import configured
 from .scalar_ops import element
 
 # Grid-stride loops need no more blocks than keep the GPU busy.
@@ -52,12 +53,11 @@ class Elementwise:
 
     def __call__(self, err: Any, values: list[Any], out: Any = None) -> Any:
         """The group's result for these input values (written into ``out`` if given)."""
+        shapes = [v.shape for v, device in zip(values, self.on_device) if device]
         if out is None:
-            shapes = [v.shape for v, device in zip(values, self.on_device) if device]
-            out = empty(np.broadcast_shapes(*shapes) if shapes else (), self.dtype)
+            out = empty(_broadcast(shapes), self.dtype)
         else:
-            shapes = [v.shape for v, device in zip(values, self.on_device) if device]
-            if np.broadcast_shapes(out.shape, *shapes) != tuple(out.shape):
+            if _broadcast([out.shape, *shapes]) != tuple(out.shape):
                 raise ValueError(
                     f"could not broadcast input array from shape "
                     f"{shapes[0]} into shape {tuple(out.shape)}"
@@ -75,7 +75,7 @@ class Elementwise:
         # Python ints travel as int64, as the GPU takes them: a cast in the kernel then
         # wraps on the simulator too (NumPy would raise there, hiding a missing check).
         values = [np.int64(v) if type(v) is int else v for v in values]
-        launch = launcher(self.source, blocks, threads)
+        launch = configured(kernel(self.source), blocks, threads)
         if self.may_fail:
             launch(err, out, *values)
         else:
@@ -102,6 +102,16 @@ class Elementwise:
         return text
 
 
+def _broadcast(shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
+    """NumPy's broadcast shape (at once where every shape is the same, the usual case)."""
+    if not shapes:
+        return ()
+    first = shapes[0]
+    if all(shape == first for shape in shapes):
+        return tuple(first)
+    return np.broadcast_shapes(*shapes)
+
+
 @functools.cache
 def python_function(source: str) -> Callable:
     """The kernel's Python function (its module holds what the source names)."""
@@ -115,13 +125,6 @@ def python_function(source: str) -> Callable:
 def kernel(source: str) -> Any:
     """The compiled kernel for this source (one per distinct group, shared by graphs)."""
     return cuda().jit(cache=True)(python_function(source))
-
-
-@functools.lru_cache(maxsize=1024)
-def launcher(source: str, blocks: int, threads: int) -> Any:
-    """The kernel configured for a grid, made once per grid: numba-cuda checks (and warns
-    about) occupancy each time a configuration is made, which costs microseconds."""
-    return kernel(source)[blocks, threads]
 
 
 def _source(

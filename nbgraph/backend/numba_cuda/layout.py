@@ -15,6 +15,7 @@ from typing import Any
 from numba import cuda
 
 from . import device
+from .launch import configured
 
 
 @functools.cache
@@ -38,5 +39,6 @@ def contiguous(x: Any) -> Any:
     out = device.empty(x.shape, x.dtype)
     if x.size:
         threads = device.block_size()
-        _copy_kernel()[device.blocks_for(x.size, threads), threads](x, out.reshape(x.size))
+        blocks = device.blocks_for(x.size, threads)
+        configured(_copy_kernel(), blocks, threads)(x, out.reshape(x.size))
     return out

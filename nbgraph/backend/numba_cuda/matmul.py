@@ -29,6 +29,7 @@ import numpy as np
 from numba import cuda
 
 from . import device, layout
+from .launch import configured
 
 _SIGNATURE = "(n?,k),(k,m?)->(n?,m?)"
 
@@ -176,7 +177,7 @@ def tiled(
         threads, per, _ = _shape_of_tiles()
         side = threads * per
         tiles = batch * -(-n // side) * -(-m // side)
-        _kernel(acc)[tiles, (threads, threads)](
+        configured(_kernel(acc), tiles, (threads, threads))(
             layout.contiguous(a).reshape(a_shape), layout.contiguous(b).reshape(b_shape), out
         )
     result_shape = (

@@ -96,8 +96,8 @@ def _pool(context: Any) -> BlockPool:
     return found
 
 
-def device_array(shape: tuple[int, ...], dtype: np.dtype) -> Any:
-    """A new C-contiguous device array whose memory comes from the pool."""
+def device_array(shape: tuple[int, ...], dtype: np.dtype, context: Any) -> Any:
+    """A new C-contiguous device array whose memory comes from ``context``'s pool."""
     from numba import cuda
     from numba.cuda.cudadrv.devicearray import DeviceNDArray
     from numba.cuda.cudadrv.driver import MemoryPointer
@@ -106,7 +106,6 @@ def device_array(shape: tuple[int, ...], dtype: np.dtype) -> Any:
     nbytes = math.prod(shape) * dtype.itemsize
     if nbytes == 0:
         return cuda.device_array(shape, dtype=dtype)
-    context = cuda.current_context()
     size = rounded(nbytes)
     block, give_back = _pool(context).take(size)
     memory = MemoryPointer(context, block.device_pointer, size, finalizer=give_back)

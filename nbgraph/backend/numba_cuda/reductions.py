@@ -39,6 +39,7 @@ import numpy as np
 from numba import cuda
 
 from . import device, layout
+from .launch import configured
 
 # Device functions, compiled by _device.  load(x, idx, aux, pos, j, o) -> (value, index)
 # reads flat position ``pos``, the ``j``-th element of output ``o``.
@@ -316,7 +317,7 @@ def _run(
     threads = device.block_size()
     if n < (_WARP if inner == 1 else threads):
         kernel = _thread_kernel(step.load, step.merge, step.finish, acc)
-        kernel[device.blocks_for(outputs, threads), threads](
+        configured(kernel, device.blocks_for(outputs, threads), threads)(
             x, idx, aux, n, inner, outputs, count, ident, out, out
         )
         return
@@ -331,12 +332,14 @@ def _run(
     parts = 1 if partials else min(device.blocks_for(n, lanes), max(1, _max_blocks() // blocks))
     if parts == 1:
         kernel = _block_kernel(step.load, step.merge, step.finish, acc)
-        kernel[blocks, threads](x, idx, aux, outer, n, inner, width, 1, count, ident, out, out)
+        configured(kernel, blocks, threads)(
+            x, idx, aux, outer, n, inner, width, 1, count, ident, out, out
+        )
         return
     values = device.empty((outputs * parts,), acc)
     indices = device.empty((outputs * parts,), np.dtype(np.int64))
     kernel = _block_kernel(step.load, step.merge, None, acc)
-    kernel[blocks * parts, threads](
+    configured(kernel, blocks * parts, threads)(
         x, idx, aux, outer, n, inner, width, parts, n, ident, values, indices
     )
     _run(step._replace(load=_load_partial), values, aux, parts, 1, out, (indices, n))

@@ -19,6 +19,7 @@ import numpy as np
 from numba import cuda
 
 from . import device, layout
+from .launch import configured
 from .views import index
 
 _SUM, _PROD = 0, 1
@@ -101,11 +102,11 @@ def _scan_1d(x: Any, out: Any, op: int) -> None:
     chunk = threads * per
     blocks = device.blocks_for(n, chunk)
     totals = device.empty((blocks,), out.dtype)
-    _chunk_kernel(out.dtype)[blocks, threads](x, out, totals, op)
+    configured(_chunk_kernel(out.dtype), blocks, threads)(x, out, totals, op)
     if blocks > 1:
         _scan_1d(totals, totals, op)
         launch = min(device.blocks_for(n - chunk, threads), 1 << 16)
-        _add_totals[launch, threads](out, totals, chunk, op)
+        configured(_add_totals, launch, threads)(out, totals, chunk, op)
 
 
 def cumulative(x: Any, method: str, axis: int | None, dtype: np.dtype) -> Any:
@@ -132,7 +133,7 @@ def cumulative(x: Any, method: str, axis: int | None, dtype: np.dtype) -> Any:
         if out.size:
             threads = device.block_size()
             blocks = min(device.blocks_for(outer * inner, threads), 1 << 16)
-            _scan_lines[blocks, threads](x3, out3, op)
+            configured(_scan_lines, blocks, threads)(x3, out3, op)
         return out
     for o in range(outer):  # few long lines: the 1-d scan on each (a strided view)
         for i in range(inner):
@@ -179,13 +180,13 @@ def masked(x: Any, mask: Any) -> Any:
         out = device.empty((count,), x.dtype)
         if count:
             blocks = min(device.blocks_for(x.size, threads), 1 << 16)
-            _compact[blocks, threads](x.reshape(x.size), flags, positions, out)
+            configured(_compact, blocks, threads)(x.reshape(x.size), flags, positions, out)
         return out
     width = int(np.prod(x.shape[1:], dtype=np.int64))
     out = device.empty((count, *x.shape[1:]), x.dtype)
     if count and width:
         blocks = min(device.blocks_for(x.size, threads), 1 << 16)
-        _compact_rows[blocks, threads](
+        configured(_compact_rows, blocks, threads)(
             x.reshape(x.shape[0], width), flags, positions, out.reshape(count, width)
         )
     return out

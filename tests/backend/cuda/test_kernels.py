@@ -263,7 +263,7 @@ import numpy as np
 import numba
 from numba import cuda, types
 import numba.cuda.dispatcher
-from nbgraph.backend.numba_cuda import device, layout, matmul, reductions
+from nbgraph.backend.numba_cuda import device, launch, layout, matmul, reductions
 
 try:
     cuda.compile_ptx(lambda a: None, (types.float64[:],), cc=(9, 0))
@@ -277,6 +277,7 @@ numba.cuda.dispatcher.get_current_device = (
 device.cuda = lambda: cuda
 device.empty = np.empty
 layout.contiguous = lambda x: x
+launch._launcher = lambda kernel, blocks, threads: kernel[blocks, threads]  # recorded below
 launches = {}
 
 class Recorder:
@@ -312,8 +313,19 @@ for a, b in ((np.float64, np.float64), (np.float32, np.float32), (np.int32, np.f
 for ndim in (1, 2, 3, 4):
     launches[layout._copy_kernel().py_func,
              (types.Array(types.float64, ndim, "A"), types.float64[::1])] = None
+# The fast launch passes an array as the parameters the compiled kernel declares.
+def fake_array(ndim):
+    return pytypes.SimpleNamespace(
+        size=1, dtype=np.dtype(np.float64), shape=(1,) * ndim, strides=(8,) * ndim,
+        device_ctypes_pointer=pytypes.SimpleNamespace(value=1))
+
 for function, signature in launches:
-    cuda.compile_ptx(function, signature, cc=(9, 0))
+    ptx, _ = cuda.compile_ptx(function, signature, cc=(9, 0))
+    entry = ptx[ptx.index(".entry"):]
+    declared = entry[:entry.index(")")].count(".param")
+    passed = sum(len(launch.array_params(fake_array(t.ndim))) if isinstance(t, types.Array)
+                 else 1 for t in signature)
+    assert declared == passed, (function.__name__, signature, declared, passed)
 print(len(launches), "kernels compiled")
 """
 
