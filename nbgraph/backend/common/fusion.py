@@ -79,7 +79,9 @@ def small_power(node: Node) -> int | float | None:
     return exponent if type(exponent) in (int, float) and exponent in (2, 0.5) else None
 
 
-def _fusable(node: Node) -> bool:
+def is_fusable(node: Node) -> bool:
+    """Whether a node can be a member of a group: an elementwise call of arrays with an
+    array result."""
     if node.op is not Op.CALL or not (
         is_elementwise(node.arg.fn) or is_float_clip(node) or is_select(node)
     ):
@@ -94,7 +96,7 @@ def _fusable(node: Node) -> bool:
 
 
 def find_groups(
-    region: Region, uses: dict[Node, int], fusable: Callable[[Node], bool] = _fusable
+    region: Region, uses: dict[Node, int], fusable: Callable[[Node], bool] = is_fusable
 ) -> dict[Node, Group]:
     """Groups of this region, keyed by every member (roots and inner nodes); ``fusable``
     says which nodes a backend can compute element by element."""

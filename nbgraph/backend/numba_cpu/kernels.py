@@ -309,6 +309,10 @@ class KernelWriter:
         """Adds a kernel of ``ops``'s parameters running ``body``; returns its name."""
         return self._add(prefix, self._function(ops, body, parallel=parallel))
 
+    def add_lines(self, prefix: str, lines: Lines) -> str:
+        """Adds a kernel written elsewhere (named ``KERNEL`` in ``lines``); returns its name."""
+        return self._add(prefix, lines)
+
     def _add(self, prefix: str, lines: Lines) -> str:
         name = f"_{prefix}{len(self.lowering.callbacks)}"
         lines = [line.replace("KERNEL", name) for line in lines]

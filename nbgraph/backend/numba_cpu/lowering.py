@@ -35,7 +35,7 @@ from ...graph.types import (
 from ..common.fusion import Group, count_uses, find_groups, is_float_clip, is_select, small_power
 from ..common.ownership import Ownership
 from ..failures.sites import tag
-from . import numpy_loops, python_ints, staged
+from . import element_loops, numpy_loops, python_ints, staged
 from .chunked import make_chunked
 from .kernels import KernelWriter
 from .order_statistics import RULES as ORDER_STATISTICS
@@ -332,6 +332,11 @@ class Lowering:
             for k, param in enumerate(region.params):
                 if names[k] is not None:
                     self.names[param] = names[k]
+        loop = None if self.parallel else element_loops.match(node, self._per_element)
+        if loop is not None:  # block by block where it can, else as written
+            self._element_loop(loop, base, indent)
+            self.emit("else:", indent)
+            indent += 1
         # Signals are looked at now and then, so Ctrl-C stops a long or endless loop.
         ticks = f"{base}_ticks"
         self.emit(f"{ticks} = 0", indent, node)
@@ -345,6 +350,44 @@ class Lowering:
         self.emit("break", indent + 2)
         self._region(body, indent + 1)
         self._assign(names, list(body.results), indent + 1)
+
+    def _per_element(self, node: Node) -> bool:
+        """Whether a fusable node is computed by a compiled scalar loop."""
+        return node not in self.objmode and not self.block_loop(node)
+
+    def _element_loop(self, loop: element_loops.ElementLoop, base: str, indent: int) -> None:
+        """The loop block by block (``element_loops``), when it has an iteration and its
+        arrays are C-contiguous and of one shape: its scalars iteration by iteration
+        first, then the kernel."""
+        node = loop.node
+        names = self.names[node]
+        body = node.arg[1]
+        counter = names[loop.counter]
+        trip = f"{base}_trip"
+        arrays = [names[k] for k in loop.states] + [self.names[v] for v in loop.outside_arrays]
+        checks = [f"{trip} > 0", *(f"pairwise.is_c({a})" for a in arrays)]
+        checks += [f"{a}.shape == {arrays[0]}.shape" for a in arrays[1:]]
+        steps = [f"{trip}_q{j}" for j in range(len(loop.per_iteration))]
+        if steps:  # the iterations' scalars are stored: not for a very long loop
+            checks.append(f"{trip} <= {element_loops.MAX_STORED}")
+        self.emit(f"{trip} = {self.names[loop.bound]} - {counter}", indent, node)
+        self.emit(f"if {' and '.join(checks)}:", indent, node)
+        for q, value in zip(steps, loop.per_iteration):
+            self.emit(f"{q} = np.empty({trip}, {self.literal(value.type.dtype)})", indent + 1)
+        step = body.results[loop.counter]
+        if steps or any(n is not step for n in loop.scalars):
+            self.emit(f"for {trip}_t in range({trip}):", indent + 1, node)
+            for scalar in loop.scalars:
+                self._node(scalar, indent + 2)
+            for q, value in zip(steps, loop.per_iteration):
+                self.emit(f"{q}[{trip}_t] = {self.names[value]}", indent + 2)
+            self._assign([counter], [step], indent + 2)
+        else:
+            self.emit(f"{counter} = {counter} + {trip}", indent + 1)
+        kernel = self.kernels.add_lines("loop", element_loops.kernel(loop, self, len(self.loops)))
+        states = [names[k] for k in loop.states]
+        args = [trip, *steps, *states, *(self.names[v] for v in loop.outside)]
+        self.emit(f"{', '.join(states)}, = {kernel}({', '.join(args)})", indent + 1, node)
 
     def _call(self, node: Node, indent: int) -> None:
         call: Call = node.arg
