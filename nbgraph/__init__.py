@@ -2,6 +2,7 @@
 
 from . import distributed  # registers Dask calls and pickling with graph functions
 from .api import GraphFunction, function, to_code, to_graph
+from .config import config
 from .errors import (
     ConversionError,
     GraphModeError,
@@ -55,6 +56,7 @@ __all__ = [
     "StagingError",
     "UndefinedValueError",
     "compare",
+    "config",
     "distributed",
     "function",
     "grad",

@@ -11,6 +11,7 @@ from typing import Any
 from .backend import BACKENDS, compile_graph
 from .backend.failures.mapping import user_error
 from .backend.inspection import inspected
+from .config import call_as_python, eagerly, runs_eagerly
 from .convert.calls import Binding, StagedFunction, traced_function
 from .convert.conversion import convert, to_code
 from .errors.boundary import entry_point
@@ -87,6 +88,7 @@ class GraphFunction(StagedFunction):
         # What a new signature traces: the converted Python function unless ``traced``
         # makes another (a gradient's function; a shipped function refuses).
         self.traced = traced or (lambda: convert(self.python_function))
+        self.has_python_function = traced is None  # what nbgraph.config.run_eagerly runs
         self.specializations: dict[Any, Specialization] = {}  # by signature_key
         # Calls with exactly the positional parameters skip argument binding.
         params = list(self.signature.parameters.values())
@@ -106,8 +108,10 @@ class GraphFunction(StagedFunction):
         return f"<nbgraph.function {self.python_function.__qualname__} ({self.backend})>"
 
     def eager(self, *args: Any, **kwargs: Any) -> Any:
-        """Run the original Python function."""
-        return self.python_function(*args, **kwargs)
+        """Run the original Python function, and the graph functions it calls eagerly
+        too: eager code all the way down."""
+        with eagerly():
+            return call_as_python(self.python_function, args, kwargs)
 
     def bind(self, args: tuple, kwargs: dict) -> Bound:
         """The call's arguments bound to the signature: dynamic values and statics."""
@@ -197,6 +201,8 @@ class GraphFunction(StagedFunction):
 
     def _call(self, args: tuple, kwargs: dict) -> Any:
         """A call (``__call__`` is the entry point made in ``__init__``)."""
+        if self.has_python_function and runs_eagerly():
+            return call_as_python(self.python_function, args, kwargs)
         if len(args) == self._positional and not kwargs:
             keys = tuple([leaf_key(a) for a in args])  # NumPy or device arrays, scalars
             entry = self.specializations.get((keys, ()))

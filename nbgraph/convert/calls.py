@@ -125,7 +125,16 @@ def _make_list(*args: Any) -> Any:
     return list(*args)
 
 
+def _refuse_breakpoint(*args: Any, **kwargs: Any) -> None:
+    raise StagingError(
+        "breakpoint() cannot stop a graph: graph mode runs the function's Python code "
+        "once, to trace it, with symbolic values; to stop in it with real values, run it "
+        "as Python: %autograph off (nbgraph.config.run_eagerly = True) or f.eager(...)"
+    )
+
+
 _SPECIAL: dict[Any, Callable] = {
+    builtins.breakpoint: _refuse_breakpoint,
     builtins.list: _make_list,
     builtins.print: statements.print_stmt,
     builtins.range: iteration.make_range,

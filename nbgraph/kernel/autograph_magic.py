@@ -3,6 +3,9 @@
 The cell runs as a normal cell (the functions keep the cell's file name, so errors and
 graph nodes point at ``Cell In[n], line k``), except that each top-level ``def`` is
 made ``nbgraph.function`` of itself as it is defined, under the same name and docstring.
+
+``%autograph off`` makes every graph function run its Python function (so ``pdb`` and
+``breakpoint()`` work in it) until ``%autograph on``: ``nbgraph.config.run_eagerly``.
 """
 
 from __future__ import annotations
@@ -10,12 +13,13 @@ from __future__ import annotations
 import ast
 
 from IPython.core.error import UsageError
-from IPython.core.magic import Magics, cell_magic, magics_class
+from IPython.core.magic import Magics, line_cell_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 from IPython.display import Code, display
 
 from ..api import GraphFunction
 from ..backend import BACKENDS
+from ..config import config
 from ..convert.conversion import to_code
 from .cells import cell_code
 
@@ -53,8 +57,8 @@ class AutographMagics(Magics):
         action="store_true",
         help="display each function's graph after its first call",
     )
-    @cell_magic
-    def autograph(self, line: str, cell: str) -> object:
+    @line_cell_magic
+    def autograph(self, line: str, cell: str | None = None) -> object:
         """Run the cell with each function it defines made a graph function.
 
         Example::
@@ -64,9 +68,13 @@ class AutographMagics(Magics):
                 ...
 
         Calls later in the cell already run as graphs; the value of a last expression
-        is shown as usual.
+        is shown as usual.  As a line magic, ``%autograph off`` runs every graph
+        function as its Python function (to debug it with ``pdb`` or ``breakpoint()``)
+        until ``%autograph on``.
         """
         __tracebackhide__ = True  # IPython shows the cell's frames, not the magic's
+        if cell is None:
+            return _switch(line)
         args = parse_argstring(self.autograph, line)
         statics = {s.strip() for s in args.static.split(",") if s.strip()}
         source, filename = cell_code(self.shell, f"%%autograph {line}".rstrip(), cell)
@@ -111,6 +119,19 @@ class AutographMagics(Magics):
 
 
 _DECORATOR = "__nbgraph_autograph__"
+
+
+def _switch(line: str) -> None:
+    """``%autograph on|off``: graph functions run as graphs, or as their Python code."""
+    word = line.strip().lower()
+    if word not in ("on", "off"):
+        raise UsageError(
+            "%autograph takes on or off (graph functions run as graphs, or as their "
+            "Python code for pdb and breakpoint()); %%autograph converts a cell"
+        )
+    config.run_eagerly = word == "off"
+    state = "run as their Python code" if config.run_eagerly else "run as graphs"
+    print(f"graph functions {state} (nbgraph.config.run_eagerly = {config.run_eagerly})")
 
 
 def _parameters(fn: object) -> set[str]:

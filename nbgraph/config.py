@@ -1,0 +1,83 @@
+"""nbgraph's settings in one place: ``nbgraph.config``, each read first from its
+environment variable, and changed by assigning its attribute.
+
+* ``run_eagerly`` (``NBGRAPH_RUN_EAGERLY=1``): every graph function calls its Python
+  function instead of running its graph, helpers included, so ``pdb``,
+  ``breakpoint()`` and ``%%step`` work on it as on any Python code (``%autograph off``
+  and ``%autograph on`` in a notebook).  Gradients keep running as graphs: they have no
+  Python function of their own.  ``breakpoint()`` in them stops at a pdb prompt, also
+  in a Jupyter kernel whose debugger (debugpy) has no client attached, where it would
+  do nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+
+def _flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+class Config:
+    """The settings (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.run_eagerly: bool = _flag("NBGRAPH_RUN_EAGERLY")
+
+    def __repr__(self) -> str:
+        return f"nbgraph.config(run_eagerly={self.run_eagerly})"
+
+
+config = Config()
+_eager_call: ContextVar[bool] = ContextVar("nbgraph_eager_call", default=False)
+
+
+def runs_eagerly() -> bool:
+    """Whether graph functions called now run their Python functions."""
+    return config.run_eagerly or _eager_call.get()
+
+
+@contextmanager
+def eagerly() -> Iterator[None]:
+    """Graph functions called inside run their Python functions (``f.eager``)."""
+    token = _eager_call.set(True)
+    try:
+        yield
+    finally:
+        _eager_call.reset(token)
+
+
+def call_as_python(fn: Callable, args: tuple, kwargs: dict) -> object:
+    """``fn(*args, **kwargs)``, where ``breakpoint()`` stops at a pdb prompt (see the
+    module docstring)."""
+    hook = sys.breakpointhook
+    if getattr(hook, "__name__", "") != "debugpy_breakpointhook" or _debugger_attached():
+        return fn(*args, **kwargs)
+    sys.breakpointhook = _pdb_here
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        sys.breakpointhook = hook
+
+
+def _debugger_attached() -> bool:
+    try:
+        import debugpy
+    except ImportError:  # pragma: no cover - the hook comes from debugpy
+        return False
+    return bool(debugpy.is_client_connected())
+
+
+def _pdb_here(*args: object, **kwargs: object) -> None:
+    """pdb (IPython's, in IPython) stopped in the frame that called breakpoint()."""
+    frame = sys._getframe(1)
+    try:
+        from IPython.core.debugger import Pdb
+    except ImportError:  # pragma: no cover - the debugpy hook means a Jupyter kernel
+        from pdb import Pdb
+    Pdb().set_trace(frame)
