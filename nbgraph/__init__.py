@@ -12,7 +12,7 @@ from .errors import (
     StagingError,
     UndefinedValueError,
 )
-from .grad import grad, value_and_grad
+from .grad import check_grad, grad, value_and_grad
 from .graph.ir import Graph, Node, Op, Region
 from .graph.views import register_view
 from .timing import Comparison, compare
@@ -55,6 +55,7 @@ __all__ = [
     "Region",
     "StagingError",
     "UndefinedValueError",
+    "check_grad",
     "compare",
     "config",
     "distributed",

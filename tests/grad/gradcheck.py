@@ -2,7 +2,8 @@
 
 ``finite_difference_grad`` perturbs every element of every floating-point leaf of the
 differentiated arguments by +-eps and evaluates the function eagerly (plain NumPy, the
-function exactly as written).  The result has the structure of the arguments, so it can
+function exactly as written), with ``nbgraph.check_grad``'s ``numerical_gradient``.
+The result has the structure of the arguments, so it can
 be compared leaf by leaf with what ``nbgraph.grad`` returns: same containers, same
 shapes and dtypes, values within the tolerances.
 
@@ -14,12 +15,13 @@ condition) lies within eps of an input.
 
 from __future__ import annotations
 
-import copy
 import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+
+from nbgraph.grad.check import numerical_gradient
 
 # The backends the gradient tests run on; ``NBGRAPH_TEST_BACKENDS`` (comma-separated)
 # narrows the list, as for the differential tests.
@@ -54,55 +56,14 @@ def flatten(tree: Any) -> tuple[list[Any], Callable[[Sequence[Any]], Any]]:
     return [tree], lambda values: values[0]
 
 
-def _scalar(value: Any) -> float:
-    out = np.asarray(value)
-    assert out.shape == (), f"the function returned shape {out.shape}, not a scalar"
-    return float(out)
-
-
-def _numerical_leaf_grad(evaluate: Callable[[Any], float], leaf: Any, eps: float) -> Any:
-    """d f / d leaf, where ``evaluate(new_leaf)`` is f with the leaf replaced."""
-    if isinstance(leaf, np.ndarray):
-        grad = np.zeros(leaf.shape, dtype=np.float64)
-        for index in np.ndindex(leaf.shape):
-            up, down = leaf.copy(), leaf.copy()
-            up[index] += eps
-            down[index] -= eps
-            grad[index] = (evaluate(up) - evaluate(down)) / (2 * eps)
-        return grad.astype(leaf.dtype)
-    return (evaluate(leaf + eps) - evaluate(leaf - eps)) / (2 * eps)
-
-
-def _numerical_arg_grad(fn: Callable, args: tuple, num: int, eps: float) -> Any:
-    """d fn(*args) / d args[num], with the structure of ``args[num]``."""
-    leaves, rebuild = flatten(args[num])
-
-    def evaluate_at(position: int) -> Callable[[Any], float]:
-        def evaluate(new_leaf: Any) -> float:
-            values = list(leaves)
-            values[position] = new_leaf
-            call = list(copy.deepcopy(args))
-            call[num] = rebuild(values)
-            return _scalar(fn(*call))
-
-        return evaluate
-
-    return rebuild(
-        [
-            _numerical_leaf_grad(evaluate_at(position), leaf, eps)
-            for position, leaf in enumerate(leaves)
-        ]
-    )
-
-
 def finite_difference_grad(
     fn: Callable, args: tuple, argnums: int | tuple[int, ...] = 0, eps: float = EPS
 ) -> Any:
     """The gradient of ``fn(*args)`` (a scalar) with respect to ``args[argnums]``, by
     central differences; a tuple of gradients when ``argnums`` is a tuple."""
     if isinstance(argnums, int):
-        return _numerical_arg_grad(fn, args, argnums, eps)
-    return tuple(_numerical_arg_grad(fn, args, num, eps) for num in argnums)
+        return numerical_gradient(fn, args, argnums, eps)
+    return tuple(numerical_gradient(fn, args, num, eps) for num in argnums)
 
 
 def assert_same_structure(got: Any, expected: Any, path: str = "gradient") -> None:
