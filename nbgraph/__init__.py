@@ -9,9 +9,11 @@ from .errors import (
     LoopTypeError,
     NbgraphPerformanceWarning,
     NotDifferentiableError,
+    RetracingWarning,
     StagingError,
     UndefinedValueError,
 )
+from .explain import explain
 from .grad import check_grad, grad, value_and_grad
 from .graph.ir import Graph, Node, Op, Region
 from .graph.views import register_view
@@ -53,12 +55,14 @@ __all__ = [
     "NotDifferentiableError",
     "Op",
     "Region",
+    "RetracingWarning",
     "StagingError",
     "UndefinedValueError",
     "check_grad",
     "compare",
     "config",
     "distributed",
+    "explain",
     "function",
     "grad",
     "step",

@@ -5,7 +5,9 @@ from __future__ import annotations
 import functools
 import inspect
 import time
+import warnings
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .backend import BACKENDS, compile_graph
@@ -15,6 +17,7 @@ from .config import call_as_python, eagerly, runs_eagerly
 from .convert.calls import Binding, StagedFunction, traced_function
 from .convert.conversion import convert, to_code
 from .errors.boundary import entry_point
+from .errors.exceptions import RetracingWarning
 from .graph.ir import Graph
 from .graph.passes import optimize
 from .graph.pytree import LEAF, flatten
@@ -22,14 +25,28 @@ from .progress import building
 from .specialization import (
     Bound,
     Specialization,
+    describe_key,
     leaf_key,
     rebind,
+    retrace_reason,
     signature_key,
     split_dynamic,
 )
 from .staging.build import trace
 
 DEFAULT_BACKEND = "cpu"
+RETRACE_WARNING_AT = 6  # traces of one function: the RetracingWarning's threshold
+
+
+@dataclass
+class Trace:
+    """One trace of a graph function: its argument types, why it was made, the build's
+    seconds per stage, and the specialization it made."""
+
+    signature: str
+    reason: str
+    build: dict[str, float]  # (the first run's time joins it after the run)
+    entry: Specialization
 
 # Registered from the layers above (see ``nbgraph/__init__.py``), which this one does not
 # import: calls on another library's arrays, and how a graph function pickles.
@@ -90,6 +107,7 @@ class GraphFunction(StagedFunction):
         self.traced = traced or (lambda: convert(self.python_function))
         self.has_python_function = traced is None  # what nbgraph.config.run_eagerly runs
         self.specializations: dict[Any, Specialization] = {}  # by signature_key
+        self.traces: list[Trace] = []  # every trace made, oldest first (nbgraph.explain)
         # Calls with exactly the positional parameters skip argument binding.
         params = list(self.signature.parameters.values())
         plain = all(p.kind is p.POSITIONAL_OR_KEYWORD for p in params)
@@ -133,6 +151,12 @@ class GraphFunction(StagedFunction):
             raise TypeError(f"static arguments of {self.__name__} must be hashable") from None
         if entry is not None and not entry.out_of_date():
             return entry
+        names = self._leaf_names(bound.args, bound.kwargs)
+        if entry is not None:
+            redefined = [b.name for b in entry.helpers if b.changed()]
+            reason = f"{', '.join(redefined)} redefined since the last trace"
+        else:
+            reason = retrace_reason(key, list(self.specializations), names)
         with building(self.__name__) as stage:
             stage("converting")
             start = time.perf_counter()
@@ -153,23 +177,37 @@ class GraphFunction(StagedFunction):
         # The CPU backend counts what Numba compiled: 0 when all came from the disk cache.
         self.last_compiled = getattr(program, "functions_compiled", None)
         entry = self.specializations[key] = Specialization(
-            graph,
-            program,
-            self.backend == "interpret",
-            helpers,
-            self._leaf_names(bound.args, bound.kwargs),
+            graph, program, self.backend == "interpret", helpers, names
         )
+        self.traces.append(Trace(describe_key(key), reason, self.last_build, entry))
+        if len(self.traces) == RETRACE_WARNING_AT:
+            warnings.warn(
+                f"{self.__name__} has been traced {len(self.traces)} times, each compiled "
+                f"anew; this time because {reason}. Give the changing argument one type, "
+                "or make it static (static_argnames) if it takes few values; "
+                f"nbgraph.explain({self.__name__}) lists every trace and its cause",
+                RetracingWarning,
+                stacklevel=4,  # the user's call (through _call and the entry point)
+            )
         return entry
 
     def _leaf_names(self, args: tuple, kwargs: dict) -> list[str]:
-        """The parameter name of each flat argument, where each argument is one leaf
-        (for messages; empty otherwise)."""
-        leaves, _ = flatten((args, kwargs))
-        if kwargs or len(leaves) != len(args):
-            return []
-        return [
+        """A name for each flat argument leaf, for messages: its parameter's, with the
+        leaf's number where the parameter holds several (empty where ``*args`` makes
+        the positions ambiguous)."""
+        params = [
             p.name for p in self.signature.parameters.values() if p.name not in self.static_argnames
-        ][: len(args)]
+        ]
+        if len(args) > len(params):
+            return []
+        names = []
+        for name, value in [*zip(params, args), *kwargs.items()]:
+            count = len(flatten(value)[0])
+            if count == 1:
+                names.append(name)
+            else:
+                names += [f"{name} (leaf {k + 1} of {count})" for k in range(count)]
+        return names
 
     def _trace(self, converted: Callable, bound: Bound) -> tuple[Graph, list[Binding]]:
         """The optimised graph, and the user's functions it called (see ``Binding``)."""

@@ -66,18 +66,12 @@ def call_as_python(fn: Callable, args: tuple, kwargs: dict) -> object:
 
 
 def _debugger_attached() -> bool:
-    try:
-        import debugpy
-    except ImportError:  # pragma: no cover - the hook comes from debugpy
-        return False
-    return bool(debugpy.is_client_connected())
+    debugpy = sys.modules.get("debugpy")  # imported: its hook is installed
+    return debugpy is not None and bool(debugpy.is_client_connected())
 
 
 def _pdb_here(*args: object, **kwargs: object) -> None:
-    """pdb (IPython's, in IPython) stopped in the frame that called breakpoint()."""
-    frame = sys._getframe(1)
-    try:
-        from IPython.core.debugger import Pdb
-    except ImportError:  # pragma: no cover - the debugpy hook means a Jupyter kernel
-        from pdb import Pdb
-    Pdb().set_trace(frame)
+    """IPython's pdb (a kernel runs IPython) stopped in the frame of breakpoint()."""
+    from IPython.core.debugger import Pdb
+
+    Pdb().set_trace(sys._getframe(1))

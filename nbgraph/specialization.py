@@ -137,19 +137,54 @@ def signature_key(bound: Bound) -> Any:
 
 
 def describe_key(key: Any) -> str:
-    """A signature key as argument types: ``(float64 2-d, float64 0-d)``."""
+    """A signature key as argument types: ``(float64 2-d array, Python float)``."""
     try:
-        leaves = key[0] if len(key) == 2 else key[1]
-        return (
-            "("
-            + ", ".join(
-                f"{dtype} {kind}-d" if isinstance(kind, int) else f"{dtype} {kind}"
-                for dtype, kind in leaves
-            )
-            + ")"
-        )
+        return "(" + ", ".join(_leaf_text(leaf) for leaf in _leaves_and_statics(key)[0]) + ")"
     except (TypeError, ValueError):
         return repr(key)
+
+
+def _leaf_text(leaf: Any) -> str:
+    """One leaf key in words: ``float64 2-d array``, ``Python int``, ``np.float32``."""
+    dtype, kind = leaf
+    if isinstance(kind, int):
+        return f"{dtype} {kind}-d array"
+    if kind == "python":
+        return f"Python {np.dtype(dtype).type(0).item().__class__.__name__}"
+    return f"np.{dtype}"
+
+
+def retrace_reason(key: Any, earlier: Sequence[Any], names: Sequence[str]) -> str:
+    """Why ``key`` needed a new trace, against the ``earlier`` keys: each argument whose
+    type or static value differs from the closest earlier key's, by name (``names``,
+    one per flat argument; positions where empty)."""
+    if not earlier:
+        return "first call"
+    leaves, statics = _leaves_and_statics(key)
+
+    def changes(other: Any) -> list[str]:
+        old_leaves, old_statics = _leaves_and_statics(other)
+        if len(old_leaves) != len(leaves) or _structure(other) != _structure(key):
+            return ["the arguments' structure changed (containers, lengths, keys)"]
+        found = []
+        for k, (new, old) in enumerate(zip(leaves, old_leaves)):
+            if new != old:
+                name = names[k] if k < len(names) else f"argument {k + 1}"
+                found.append(f"{name} is a {_leaf_text(new)} (before: {_leaf_text(old)})")
+        for (name, value), (_, old) in zip(statics, old_statics):
+            if value != old or type(value) is not type(old):
+                found.append(f"static {name}={value!r} (before: {old!r})")
+        return found
+
+    return "; ".join(min((changes(k) for k in earlier), key=len))
+
+
+def _leaves_and_statics(key: Any) -> tuple[tuple, tuple]:
+    return (key[0], key[1]) if len(key) == 2 else (key[1], key[2])
+
+
+def _structure(key: Any) -> Any:
+    return None if len(key) == 2 else key[0]
 
 
 def split_dynamic(signature: inspect.Signature, arguments: dict) -> tuple[tuple, dict]:

@@ -18,7 +18,7 @@ PACKAGE = ROOT / "nbgraph"
 
 # Imports that may wait inside a function: what needs a GPU, Dask, JAX, or loads a
 # compiler or the notebook machinery that ``import nbgraph`` must not pay for.
-DEFERRED = {"numba", "cupy", "dask", "distributed", "jax", "IPython"}
+DEFERRED = {"numba", "cupy", "cuda", "dask", "distributed", "jax", "IPython"}  # cuda: bindings
 # Modules whose own imports inside functions are of those kinds: the package's face
 # loads the IPython extension on ``%load_ext``; the kernel's step magic is optional;
 # CUDA device code compiles when imported, so only where a GPU program is made.

@@ -6,6 +6,7 @@ from .exceptions import (
     LoopTypeError,
     NbgraphPerformanceWarning,
     NotDifferentiableError,
+    RetracingWarning,
     StagingError,
     UndefinedValueError,
 )
@@ -16,6 +17,7 @@ __all__ = [
     "LoopTypeError",
     "NbgraphPerformanceWarning",
     "NotDifferentiableError",
+    "RetracingWarning",
     "StagingError",
     "UndefinedValueError",
 ]

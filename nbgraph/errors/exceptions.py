@@ -52,3 +52,8 @@ class UndefinedValueError(GraphModeError, UnboundLocalError):
 
 class NbgraphPerformanceWarning(UserWarning):
     """Graph mode works but slower than it could (e.g. a backend fell back)."""
+
+
+class RetracingWarning(UserWarning):
+    """A graph function was traced (and compiled) again and again: its message says why
+    the last time (``nbgraph.explain`` lists every trace)."""

@@ -17,13 +17,14 @@ from ..backend import warm_up
 from . import frontend
 from .autograph_magic import AutographMagics
 from .compare_magic import CompareMagics
+from .explain_magic import ExplainMagics
 from .progress_display import ProgressDisplay
 
 _loaded: dict[int, ProgressDisplay] = {}
 
 
 def _magic_classes() -> list[type]:
-    classes: list[type] = [AutographMagics, CompareMagics]
+    classes: list[type] = [AutographMagics, CompareMagics, ExplainMagics]
     try:
         from .step_magic import StepMagics
     except ImportError:  # the step recorder is optional

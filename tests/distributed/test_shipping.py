@@ -47,7 +47,7 @@ def test_round_trip_in_a_process_without_the_source(tmp_path):
     np.testing.assert_array_equal(np.load(tmp_path / "out.npy"), expected)
     errors = done.stderr.decode()
     assert "new signature: halvings was sent to this process as its traced graphs" in errors
-    assert "(float64 2-d)" in errors
+    assert "(float64 2-d array)" in errors
     assert "eager: halvings was sent to this process as its traced graphs only" in errors
 
 

@@ -4,10 +4,7 @@ real kernel's stdin, as a person types at the pdb prompt."""
 
 from __future__ import annotations
 
-import queue
-
-import pytest
-from jupyter_client.manager import start_new_kernel
+from typed_kernel import kernel, run  # noqa: F401  (the kernel fixture)
 
 CELL = """
 %load_ext nbgraph
@@ -26,48 +23,7 @@ def total(x):
 """
 
 
-@pytest.fixture
-def kernel():
-    manager, client = start_new_kernel(kernel_name="python3")
-    yield client
-    client.stop_channels()
-    manager.shutdown_kernel(now=True)
-
-
-def run(client, code: str, answers: tuple[str, ...] = (), timeout: float = 120) -> tuple:
-    """Execute ``code``, typing ``answers`` at each input prompt; the reply's content,
-    the prompts seen and the text printed."""
-    msg_id = client.execute(code, allow_stdin=True)
-    prompts: list[str] = []
-    pending = list(answers)
-    while True:
-        try:
-            request = client.get_stdin_msg(timeout=0.2)
-            prompts.append(request["content"]["prompt"])
-            client.input(pending.pop(0) if pending else "c")
-        except queue.Empty:
-            pass
-        try:
-            reply = client.get_shell_msg(timeout=0.2)
-        except queue.Empty:
-            continue
-        if reply["parent_header"].get("msg_id") == msg_id:
-            break
-    printed = []
-    while True:
-        try:
-            msg = client.get_iopub_msg(timeout=1)
-        except queue.Empty:
-            break
-        if msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "stream":
-            printed.append(msg["content"]["text"])
-        if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
-            if msg["parent_header"].get("msg_id") == msg_id:
-                break
-    return reply["content"], prompts, "".join(printed)
-
-
-def test_breakpoint_in_a_helper_stops_with_the_switch_off(kernel):
+def test_breakpoint_in_a_helper_stops_with_the_switch_off(kernel):  # noqa: F811
     assert run(kernel, CELL)[0]["status"] == "ok"
     assert run(kernel, FUNCTIONS)[0]["status"] == "ok"
     content, prompts, printed = run(kernel, "%autograph off")

@@ -1,0 +1,42 @@
+"""``%explain f`` in a real kernel: the retrace causes of a graph function made by
+``%%autograph``, a redefined helper among them."""
+
+from __future__ import annotations
+
+from typed_kernel import kernel, run  # noqa: F401  (the kernel fixture)
+
+SETUP = """
+%load_ext nbgraph
+import numpy as np
+"""
+
+HELPER = """
+def helper(v):
+    return v * 2.0
+"""
+
+CELL = """
+%%autograph --static mode
+def scaled(x, k, mode="a"):
+    return helper(x) * k
+"""
+
+
+def test_explain_names_each_trace_and_its_cause(kernel):  # noqa: F811
+    for code in (SETUP, HELPER, CELL):
+        assert run(kernel, code)[0]["status"] == "ok"
+    calls = "scaled(np.ones(3), 2); scaled(np.ones(3, np.float32), 2); scaled(np.ones(3), 2.0)"
+    assert run(kernel, calls)[0]["status"] == "ok"
+    assert run(kernel, HELPER)[0]["status"] == "ok"  # the helper's cell run again
+    assert (
+        run(kernel, "scaled(np.ones(3), 2, mode='b'); scaled(np.ones(3), 2)")[0]["status"] == "ok"
+    )
+    content, _, printed = run(kernel, "_e = %explain scaled\nprint(repr(_e))")
+    assert content["status"] == "ok", content
+    assert "scaled (backend cpu): 5 traces" in printed
+    assert "x is a float32 1-d array (before: float64 1-d array)" in printed
+    assert "k is a Python float (before: Python int)" in printed
+    assert "static mode='b' (before: 'a')" in printed
+    assert "helper redefined since the last trace" in printed
+    content, _, _ = run(kernel, "%explain np")
+    assert content["status"] == "error" and "not a graph function" in content["evalue"]

@@ -1,0 +1,101 @@
+"""``nbgraph.explain``: every trace with its cause (dtype, rank, Python scalar type,
+static value, redefined helper), nodes run in Python inside loops, copies inside loops;
+and the RetracingWarning with the actual cause."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import nbgraph as ng
+
+
+def helper(v):
+    return v * 2.0
+
+
+def scaled(x, k, mode="a"):
+    return helper(x) * k
+
+
+def test_each_trace_names_its_cause(monkeypatch):
+    f = ng.function(scaled, static_argnames="mode")
+    f(np.ones(3), 2)
+    f(np.ones(3, np.float32), 2)
+    f(np.ones((2, 2)), 2)
+    f(np.ones(3), 2.5)
+    f(np.ones(3), 2, mode="b")
+    monkeypatch.setitem(globals(), "helper", lambda v: v * 3.0)  # a cell run again
+    assert f(np.ones(3), 2).tolist() == [6.0, 6.0, 6.0]
+    text = repr(ng.explain(f))
+    lines = text.splitlines()
+    assert lines[0] == "scaled (backend cpu): 6 traces"
+    reasons = [line.split(": ", 1)[1] for line in lines if line.startswith("  trace ")]
+    assert reasons == [
+        "first call",
+        "x is a float32 1-d array (before: float64 1-d array)",
+        "x is a float64 2-d array (before: float64 1-d array)",
+        "k is a Python float (before: Python int)",
+        "static mode='b' (before: 'a')",
+        "helper redefined since the last trace",
+    ]
+    assert "(float64 1-d array, Python int)" in text
+    assert all("built in" in line for line in lines if line.startswith("    built"))
+
+
+def not_in_numba(x, n):
+    total = 0.0
+    for _ in range(n):
+        total = total + np.median(x, axis=0).sum()  # Numba lacks median(axis=)
+    return total
+
+
+def test_nodes_run_in_python_inside_a_loop_are_named_with_their_line():
+    f = ng.function(not_in_numba, backend="cpu")
+    f(np.arange(6.0).reshape(2, 3), 2)
+    text = repr(ng.explain(f))
+    line = not_in_numba.__code__.co_firstlineno + 3
+    assert (
+        f"line {line}: np.median runs in Python, inside the graph loop at line {line - 1}: "
+        "once per iteration (Numba does not support np.median" in text
+    )
+
+
+def writes_view(y, n):
+    for i in range(n):
+        v = y[1:]
+        v[0] = i
+    return 0
+
+
+def test_copies_inside_loops_are_listed():
+    f = ng.function(writes_view, backend="cpu")
+    with pytest.warns(ng.NbgraphPerformanceWarning):
+        f(np.zeros(5), 3)
+    line = writes_view.__code__.co_firstlineno + 3
+    assert f"line {line}: " in repr(ng.explain(f)) and "copies an array inside a loop" in repr(
+        ng.explain(f)
+    )
+
+
+def test_retracing_warns_once_with_the_cause_at_the_callers_line():
+    f = ng.function(scaled)
+    dtypes = [np.float64, np.float32, np.int64, np.int32, np.int16, np.int8, np.uint8]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for dtype in dtypes:
+            f(np.ones(3, dtype), 2)  # the line the warning points at
+    retraces = [w for w in caught if w.category is ng.RetracingWarning]
+    assert len(retraces) == 1
+    (w,) = retraces
+    assert "traced 6 times" in str(w.message)
+    assert "x is a int8 1-d array" in str(w.message)
+    assert w.filename == __file__
+
+
+def test_explain_needs_a_graph_function():
+    with pytest.raises(TypeError, match="graph function"):
+        ng.explain(scaled)
+    assert "not been traced" in repr(ng.explain(ng.function(scaled)))
