@@ -77,6 +77,7 @@ class GraphFunction(StagedFunction):
         static_argnames: Sequence[str] = (),
         parallel: bool = False,
         traced: Callable[[], Callable] | None = None,
+        check_numerics: bool = False,
     ) -> None:
         if not callable(fn):
             raise TypeError(f"nbgraph.function needs a function, got {type(fn).__name__}")
@@ -89,6 +90,7 @@ class GraphFunction(StagedFunction):
         self.python_function = fn
         self.backend = backend
         self.parallel = parallel
+        self.check_numerics = check_numerics
         self.signature = inspect.signature(fn)
         unknown = set(static_argnames) - set(self.signature.parameters)
         if unknown:
@@ -177,7 +179,7 @@ class GraphFunction(StagedFunction):
         # The CPU backend counts what Numba compiled: 0 when all came from the disk cache.
         self.last_compiled = getattr(program, "functions_compiled", None)
         entry = self.specializations[key] = Specialization(
-            graph, program, self.backend == "interpret", helpers, names
+            graph, program, self.backend == "interpret", helpers, names, self.check_numerics
         )
         self.traces.append(Trace(describe_key(key), reason, self.last_build, entry))
         if len(self.traces) == RETRACE_WARNING_AT:
@@ -303,11 +305,20 @@ def function(
     backend: str = DEFAULT_BACKEND,
     static_argnames: Sequence[str] = (),
     parallel: bool = False,
+    check_numerics: bool = False,
 ) -> Any:
-    """Make ``fn`` a graph function (decorator, with or without options)."""
+    """Make ``fn`` a graph function (decorator, with or without options).
+    ``check_numerics=True``: a call whose results hold a NaN or an infinity raises
+    ``FloatingPointError`` at the line that made the first one from finite values."""
 
     def make(f: Callable) -> GraphFunction:
-        return GraphFunction(f, backend=backend, static_argnames=static_argnames, parallel=parallel)
+        return GraphFunction(
+            f,
+            backend=backend,
+            static_argnames=static_argnames,
+            parallel=parallel,
+            check_numerics=check_numerics,
+        )
 
     return make if fn is None else make(fn)
 

@@ -8,6 +8,11 @@ environment variable, and changed by assigning its attribute.
   Python function of their own.  ``breakpoint()`` in them stops at a pdb prompt, also
   in a Jupyter kernel whose debugger (debugpy) has no client attached, where it would
   do nothing.
+* ``check_numerics`` (``NBGRAPH_CHECK_NUMERICS=1``): every graph function's call whose
+  results hold a NaN or an infinity raises ``FloatingPointError`` at the line that made
+  the first of them from finite values (``nbgraph.function(f, check_numerics=True)``
+  and ``%%autograph --check-numerics`` for one function; see
+  ``backend/failures/numerics.py``).
 """
 
 from __future__ import annotations
@@ -28,9 +33,13 @@ class Config:
 
     def __init__(self) -> None:
         self.run_eagerly: bool = _flag("NBGRAPH_RUN_EAGERLY")
+        self.check_numerics: bool = _flag("NBGRAPH_CHECK_NUMERICS")
 
     def __repr__(self) -> str:
-        return f"nbgraph.config(run_eagerly={self.run_eagerly})"
+        return (
+            f"nbgraph.config(run_eagerly={self.run_eagerly}, "
+            f"check_numerics={self.check_numerics})"
+        )
 
 
 config = Config()

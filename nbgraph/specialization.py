@@ -17,7 +17,9 @@ import numpy as np
 
 from .backend import Program
 from .backend.failures.mapping import mark_run
+from .backend.failures.numerics import first_non_finite, has_non_finite
 from .backend.failures.sites import site_of
+from .config import config
 from .convert.calls import Binding
 from .graph.ir import Graph, Node
 from .graph.pytree import LEAF, flatten, tree_key, unflatten
@@ -44,8 +46,10 @@ class Specialization:
         locates: bool,
         helpers: list[Binding],
         names: Sequence[str] = (),
+        check_numerics: bool = False,
     ) -> None:
         self.graph = graph
+        self.check_numerics = check_numerics  # see backend/failures/numerics.py
         self.helpers = helpers  # a helper redefined since (a notebook cell run again)
         self.program = program
         self.run = program.run
@@ -80,6 +84,15 @@ class Specialization:
             self._shown = (notes, shown)
         return self._shown[1]
 
+    def _raise_non_finite(self, leaves: Sequence[Any]) -> None:
+        """A NaN or an infinity came out: raise where the first was made from finite
+        operands (nothing where they came in with the arguments; the arguments are as
+        before the run: written ones get their values after this)."""
+        found = first_non_finite(self.graph, leaves)
+        if found is not None:
+            mark_run(found, self.graph, leaves, True, self.failed)
+            raise found
+
     def out_of_date(self) -> bool:
         """Whether a function the graph called has been redefined: trace again."""
         return any(b.changed() for b in self.helpers)
@@ -96,6 +109,8 @@ class Specialization:
             if site_of(exc) is not None:
                 mark_run(exc, self.graph, leaves, True, self.failed)
             raise
+        if (self.check_numerics or config.check_numerics) and has_non_finite(outputs):
+            self._raise_non_finite(leaves)
         if self.single:
             return outputs[0]
         if self.writes is not None:

@@ -50,6 +50,12 @@ class AutographMagics(Magics):
         help="let the CPU backend run loops over arrays on all cores",
     )
     @argument(
+        "--check-numerics",
+        action="store_true",
+        help="raise FloatingPointError at the line that first makes a NaN or an infinity "
+        "from finite values, when a call's results hold one",
+    )
+    @argument(
         "--show-code", action="store_true", help="display the converted source of each function"
     )
     @argument(
@@ -95,6 +101,7 @@ class AutographMagics(Magics):
                 backend=args.backend,
                 parallel=args.parallel,
                 static_argnames=sorted(statics & _parameters(fn)),
+                check_numerics=args.check_numerics,
             )
             if args.show_code:
                 display(Code(to_code(fn), language="python"))

@@ -1,7 +1,9 @@
-"""``%explain f`` in a real kernel: the retrace causes of a graph function made by
-``%%autograph``, a redefined helper among them."""
+"""``%explain f`` and ``%%autograph --check-numerics`` in a real kernel: the retrace causes
+of a graph function (a redefined helper among them), and the line that made a NaN."""
 
 from __future__ import annotations
+
+import re
 
 from typed_kernel import kernel, run  # noqa: F401  (the kernel fixture)
 
@@ -40,3 +42,20 @@ def test_explain_names_each_trace_and_its_cause(kernel):  # noqa: F811
     assert "helper redefined since the last trace" in printed
     content, _, _ = run(kernel, "%explain np")
     assert content["status"] == "error" and "not a graph function" in content["evalue"]
+
+
+NUMERICS = """
+%%autograph --check-numerics
+def normalize(a):
+    norms = np.sqrt((a * a).sum(axis=1, keepdims=True))
+    return a / norms
+"""
+
+
+def test_check_numerics_points_at_the_line_in_the_cell(kernel):  # noqa: F811
+    assert run(kernel, SETUP)[0]["status"] == "ok"
+    assert run(kernel, NUMERICS)[0]["status"] == "ok"
+    content, _, _ = run(kernel, "a = np.ones((3, 2)); a[1] = 0\nnormalize(a)")
+    assert content["ename"] == "FloatingPointError"
+    shown = re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(content["traceback"]))
+    assert "return a / norms" in shown and "made 2 NaN of 6 values" in content["evalue"]
