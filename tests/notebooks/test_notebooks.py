@@ -31,6 +31,11 @@ def stream_text(cell: nbformat.NotebookNode) -> str:
     return "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
 
 
+def shown_text(cell: nbformat.NotebookNode) -> str:
+    """What a cell displayed and returned, as text."""
+    return "".join(o.get("data", {}).get("text/plain", "") for o in cell.outputs)
+
+
 def expected_to_raise(cell: nbformat.NotebookNode) -> bool:
     return "raises-exception" in cell.get("metadata", {}).get("tags", [])
 
@@ -49,7 +54,7 @@ def test_notebook_runs_clean(path):
 
 def test_tour_failing_cell_points_at_the_helper_line():
     tour = execute(NOTEBOOKS_DIR / "tour.ipynb")
-    (cell,) = [c for c in tour.cells if expected_to_raise(c)]
+    (cell,) = [c for c in tour.cells if expected_to_raise(c) and "window_sum" in c.source]
     (error,) = cell.outputs
     assert (error.ename, error.evalue) == (
         "IndexError",
@@ -84,3 +89,21 @@ def test_tour_dask_section_runs_on_a_local_cluster():
     (timed,) = [c for c in cells if c.source.startswith("%compare") and "rows" in c.source]
     text = "".join(o.get("data", {}).get("text/plain", "") for o in timed.outputs)
     assert "on Dask: median" in text and "2 workers" in text
+
+
+def test_tour_debugging_section():
+    """The NaN found at its line, the retrace explained, the gradient checked, and the
+    function run as Python with the graphs switched off."""
+    cells = [c for c in execute(NOTEBOOKS_DIR / "tour.ipynb").cells if c.cell_type == "code"]
+    (nan,) = [c for c in cells if "normalize_rows(rows)" in c.source and "rows[1]" in c.source]
+    (error,) = nan.outputs
+    assert error.ename == "FloatingPointError" and "made 2 NaN of 6 values" in error.evalue
+    text = re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(error.traceback))
+    assert "return a / norms" in text
+    (explained,) = [c for c in cells if "%explain" in c.source]
+    assert "a is a float32 2-d array (before: float64 2-d array)" in shown_text(explained)
+    (checked,) = [c for c in cells if "ng.check_grad" in c.source]
+    assert "agrees with central differences" in shown_text(checked)
+    (switched,) = [c for c in cells if "%autograph off" in c.source]
+    printed = stream_text(switched)
+    assert "run_eagerly = True" in printed and "nan" in printed and "run_eagerly = False" in printed
