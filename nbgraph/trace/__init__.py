@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..config import eagerly
 from .recorder import Limits, record_run
 from .recording import Frame, RecordedError, Recording, Source, Step
 from .summary import ArraySummary, ObjectSummary, Summary
@@ -31,7 +32,8 @@ __all__ = [
 
 def step(fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Recording:
     """Call ``fn(*args, **kwargs)`` eagerly, recording every line it runs, and the lines
-    of the user's own functions it calls.
+    of the user's own functions it calls.  Graph functions among them run as their
+    Python code (``f.eager``), so their lines are recorded too.
 
     The ``Recording`` shows as a stepper in a notebook. If ``fn`` raises, the recording
     ends at the failing step and keeps the exception in ``.exception`` (it is not
@@ -41,5 +43,7 @@ def step(fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Recording:
 
 
 def record(run: Callable[[], Any], limits: Limits | None = None) -> Recording:
-    """Call ``run()`` under the recorder with the given limits (see ``Limits``)."""
-    return Recording(record_run(run, limits or Limits()))
+    """Call ``run()`` under the recorder with the given limits (see ``Limits``); graph
+    functions called in it run as their Python code."""
+    with eagerly():
+        return Recording(record_run(run, limits or Limits()))

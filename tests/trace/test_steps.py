@@ -82,16 +82,35 @@ def test_deleted_variables_leave_the_frame():
     assert recording.steps[3].changed == ["x"]
 
 
-def test_a_graph_function_call_is_one_step_even_when_it_is_traced():
+def test_a_graph_function_called_while_recording_runs_as_its_python_code():
     recording = step(programs.calls_a_graph_function, np.arange(3.0))
     at = lambda text: line_of(programs.calls_a_graph_function, text)  # noqa: E731
-    # Its first call converts, traces and compiles: none of that (nbgraph's code under
-    # the user's file name) is stepped into.
-    assert {s.function for s in recording.steps} == {"calls_a_graph_function"}
-    assert [s.lineno for s in recording.steps] == [
-        at("import nbgraph"),
-        at("graph = ng.function"),
-        at("y = graph(x)"),
-        at("return y + 1"),
-        at("return y + 1"),
+    inner = line_of(programs.doubled_plus_one, "return x * 2 + 1")
+    # Nothing is converted, traced or compiled (no nbgraph code under the user's file
+    # name is stepped into): the graph function's own line is a step.
+    assert [(s.function, s.lineno) for s in recording.steps] == [
+        ("calls_a_graph_function", at("import nbgraph")),
+        ("calls_a_graph_function", at("graph = ng.function")),
+        ("calls_a_graph_function", at("y = graph(x)")),
+        ("doubled_plus_one", inner),
+        ("doubled_plus_one", inner),
+        ("calls_a_graph_function", at("return y + 1")),
+        ("calls_a_graph_function", at("return y + 1")),
     ]
+
+
+def test_graph_functions_are_recorded_as_their_python_lines():
+    """A graph function (and a graph function it calls) runs as its Python code under the
+    recorder, so its lines are the steps, with eager's values; nothing is traced."""
+    import nbgraph as ng
+
+    graph_caller = ng.function(programs.caller)
+    recording = step(graph_caller, np.arange(3.0))
+    assert [(f, k) for f, _, k in lines(recording)][:4] == [
+        ("caller", "line"),
+        ("scale", "line"),
+        ("scale", "line"),
+        ("scale", "return"),
+    ]
+    np.testing.assert_array_equal(recording.result, [1.0, 3.0, 5.0])
+    assert graph_caller.trace_count == 0
