@@ -15,6 +15,29 @@ from .checks import VALUE_ERROR
 from .device import cuda, simulated
 
 _device = cuda().jit(device=True)
+
+# Products that are never fused with an addition into one FMA.  NVVM contracts a * b + c
+# into fma(a, b, c) by default (one rounding), where NumPy rounds the product and then
+# the sum; libdevice's mul_rn is "never merged".  (The simulator computes in Python.)
+if simulated():
+
+    @_device
+    def mul_f64(x, y):
+        return x * y
+
+    mul_f32 = mul_f64
+else:
+    from numba.cuda import libdevice
+
+    @_device
+    def mul_f64(x, y):
+        return libdevice.dmul_rn(x, y)
+
+    @_device
+    def mul_f32(x, y):
+        return libdevice.fmul_rn(x, y)
+
+
 _EXP_MAX = 709.782712893384  # math.log(sys.float_info.max)
 
 

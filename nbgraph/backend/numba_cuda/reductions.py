@@ -37,6 +37,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 from numba import cuda
+from numba.cuda import libdevice
 
 from . import device, layout
 from .launch import configured
@@ -56,6 +57,24 @@ def _load_nonzero(x, idx, aux, pos, j, o):
 def _load_squared_deviation(x, idx, aux, pos, j, o):
     deviation = x[pos] - aux[o]  # aux: the means, in the result dtype
     return deviation * deviation, j
+
+
+# The same with a product never fused into an FMA with the sum that follows (ptxas fuses
+# a plain multiply and add; NumPy rounds the square first), by the deviation's dtype.
+def _load_squared_deviation_f64(x, idx, aux, pos, j, o):
+    deviation = x[pos] - aux[o]
+    return libdevice.dmul_rn(deviation, deviation), j
+
+
+def _load_squared_deviation_f32(x, idx, aux, pos, j, o):
+    deviation = x[pos] - aux[o]
+    return libdevice.fmul_rn(deviation, deviation), j
+
+
+_UNFUSED_SQUARES = {
+    np.dtype(np.float64): _load_squared_deviation_f64,
+    np.dtype(np.float32): _load_squared_deviation_f32,
+}
 
 
 def _load_partial(x, idx, aux, pos, j, o):
@@ -310,6 +329,8 @@ def _run(
     behind each output), the pass that finishes them."""
     # Values accumulate in the result's dtype, argmax/argmin's in the input's.
     acc = x.dtype if step.finish is _finish_index else out.dtype
+    if step.load is _load_squared_deviation and acc in _UNFUSED_SQUARES and not device.simulated():
+        step = step._replace(load=_UNFUSED_SQUARES[acc])
     ident = _identity(step.identity, acc)
     idx, count = partials or (x, n)  # x: an array the first pass's loads leave unread
     outputs = out.size

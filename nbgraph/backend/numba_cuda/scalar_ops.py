@@ -28,6 +28,9 @@ def _spelled(*operators: Callable) -> dict[Callable, str]:
 
 _ARITHMETIC = _spelled(operator.add, operator.sub, operator.mul)
 _INSTRUCTIONS = {"+": "add", "-": "sub", "*": "mul"}  # df.wrapping_<instruction>
+# Float products as device functions that are never fused with an addition into an FMA
+# (NVVM fuses a * b + c by default; NumPy rounds the product first).
+_UNFUSED_PRODUCTS = {"float64": "mul_f64", "float32": "mul_f32"}
 _BITWISE = _spelled(operator.and_, operator.or_, operator.xor, operator.lshift, operator.rshift)
 _COMPARE = _spelled(operator.lt, operator.le, operator.gt, operator.ge, operator.eq, operator.ne)
 
@@ -204,6 +207,8 @@ def element(node: Node, inputs: list[str], number: int, ranges: list[tuple[str, 
     if fn in _ARITHMETIC and out == np.int64:  # wraps around where LLVM may assume not
         a, b = (cast(out, arg) for arg in args)  # (a Python int operand is a literal)
         return f"df.wrapping_{_INSTRUCTIONS[_ARITHMETIC[fn]]}({a}, {b})"
+    if fn in _ARITHMETIC and _ARITHMETIC[fn] == "*" and out.name in _UNFUSED_PRODUCTS:
+        return f"df.{_UNFUSED_PRODUCTS[out.name]}({cast(out, args[0])}, {cast(out, args[1])})"
     if fn in _ARITHMETIC:
         return cast(out, f"({args[0]} {_ARITHMETIC[fn]} {args[1]})")
     if fn in _BITWISE:
@@ -222,6 +227,9 @@ def element(node: Node, inputs: list[str], number: int, ranges: list[tuple[str, 
         return cast(out, f"{_FLOAT_FUNCTIONS[fn]}({', '.join(args)})")
     if fn in _INTEGRAL_ROUNDINGS and out.kind in "iub":
         return cast(out, args[0])  # NumPy rounds integers to themselves
+    if fn is np.square and out.name in _UNFUSED_PRODUCTS:
+        x = cast(out, args[0])
+        return f"df.{_UNFUSED_PRODUCTS[out.name]}({x}, {x})"
     if fn in _ANY_FUNCTIONS:
         name = _ANY_FUNCTIONS[fn]
         if name == "-" and out == np.int64:  # -x of the minimum is the minimum, as in NumPy

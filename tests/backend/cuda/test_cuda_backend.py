@@ -170,6 +170,20 @@ def below(x):
 
 (text,) = CudaGraph(ng.function(below, backend="cuda").graph(np.ones(3, np.int64))).ptx()
 print("wraps", "-9223372036854775808" in text)
+
+# ptxas fuses a plain float multiply and the add after it into one FMA (one rounding);
+# NumPy rounds the product first.  Products are mul.rn, which is never fused.
+import re
+
+def muladd(a, b, c):
+    return a * b + c, c - np.square(a)
+
+for dtype in (np.float64, np.float32):
+    x = np.ones(3, dtype)
+    ptx = "\\n".join(CudaGraph(ng.function(muladd, backend="cuda").graph(x, x, x)).ptx())
+    bits = np.dtype(dtype).itemsize * 8
+    fused = re.search(r"\\b(mul|fma\\.rn)\\.f(32|64)\\b", ptx)
+    print("unfused", not fused and f"mul.rn.f{bits}" in ptx)
 """
 
 
@@ -194,7 +208,18 @@ def test_generated_kernels_compile_to_ptx_without_a_gpu(tmp_path):
     if "NVVM" in done.stderr and "not found" in done.stderr.lower():
         pytest.skip("numba-cuda's compiler (NVVM) is not installed")
     assert done.returncode == 0, done.stderr[-3000:]
-    assert done.stdout.split() == ["compiled", "4", "fixed", "8", "wraps", "True"]
+    assert done.stdout.split() == [
+        "compiled",
+        "4",
+        "fixed",
+        "8",
+        "wraps",
+        "True",
+        "unfused",
+        "True",
+        "unfused",
+        "True",
+    ]
 
 
 def shifted(x, k):
