@@ -48,6 +48,7 @@ class Trace:
     build: dict[str, float]  # (the first run's time joins it after the run)
     entry: Specialization
 
+
 # Registered from the layers above (see ``nbgraph/__init__.py``), which this one does not
 # import: calls on another library's arrays, and how a graph function pickles.
 _array_calls: list[tuple[Callable[[tuple, dict], bool], Callable[..., Any]]] = []

@@ -37,8 +37,7 @@ class Config:
 
     def __repr__(self) -> str:
         return (
-            f"nbgraph.config(run_eagerly={self.run_eagerly}, "
-            f"check_numerics={self.check_numerics})"
+            f"nbgraph.config(run_eagerly={self.run_eagerly}, check_numerics={self.check_numerics})"
         )
 
 

@@ -65,7 +65,7 @@ def user_error(exc: BaseException) -> BaseException:
     graph, leaves, located, failed = run
     error, site = exc, site_of(exc)
     if not located:
-        rerun = _locate(graph, leaves)
+        rerun = locate(graph, leaves)
         if rerun is not None and site_of(rerun) is not None:
             error, site = rerun, site_of(rerun)
     failed(site.node if site is not None else None)
@@ -101,10 +101,13 @@ def _notes(graph: Graph, site: FailureSite | None) -> list[str]:
     ]
 
 
-def _locate(graph: Graph, leaves: Sequence[Any]) -> BaseException | None:
-    """The exception the interpret backend raises on the same inputs (output silenced),
-    or None when it does not fail within ``LOCATE_SECONDS``."""
-    interpreter = Interpreter(graph, deadline=time.monotonic() + LOCATE_SECONDS)
+def locate(
+    graph: Graph, leaves: Sequence[Any], interpreter: type[Interpreter] = Interpreter
+) -> BaseException | None:
+    """The exception the interpret backend (or ``interpreter``, a checking subclass)
+    raises on the same inputs (output silenced), or None when it does not fail within
+    ``LOCATE_SECONDS``."""
+    run = interpreter(graph, deadline=time.monotonic() + LOCATE_SECONDS)
     leaves = [host_value(leaf) for leaf in leaves]  # the CUDA backend's device arrays
     sink = io.StringIO()
     try:
@@ -114,7 +117,7 @@ def _locate(graph: Graph, leaves: Sequence[Any]) -> BaseException | None:
             warnings.catch_warnings(),
         ):
             warnings.simplefilter("ignore")
-            interpreter.run(leaves)
+            run.run(leaves)
     except TimeoutError:
         return None
     except Exception as exc:

@@ -15,10 +15,6 @@ lives inside the graph and never reaches a result is not looked for (as
 
 from __future__ import annotations
 
-import contextlib
-import io
-import time
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -28,7 +24,7 @@ from ...graph.ir import Graph, Node, Op
 from ...graph.template import fill
 from ...graph.types import host_value
 from ..interpret import Interpreter
-from .mapping import LOCATE_SECONDS
+from .mapping import locate
 from .sites import tag
 
 
@@ -51,21 +47,8 @@ def first_non_finite(graph: Graph, leaves: Sequence[Any]) -> BaseException | Non
     """The tagged ``FloatingPointError`` of the first node making a NaN or an infinity
     from finite operands on these inputs (None: no such node, e.g. the inputs held
     them, or the search ran out of time)."""
-    interpreter = _NumericsInterpreter(graph, deadline=time.monotonic() + LOCATE_SECONDS)
-    sink = io.StringIO()
-    try:
-        with (
-            contextlib.redirect_stdout(sink),
-            contextlib.redirect_stderr(sink),
-            warnings.catch_warnings(),
-        ):
-            warnings.simplefilter("ignore")
-            interpreter.run([host_value(leaf) for leaf in leaves])
-    except FloatingPointError as exc:
-        return exc
-    except (Exception, KeyboardInterrupt):
-        return None
-    return None
+    found = locate(graph, leaves, _NumericsInterpreter)
+    return found if isinstance(found, FloatingPointError) else None
 
 
 class _NumericsInterpreter(Interpreter):
