@@ -216,16 +216,19 @@ def html_report(c: Comparison) -> str:
             cells.append(f"<tr><th>{esc(name)}</th><td colspan='2'>{esc(eager)}</td></tr>")
     warnings = "".join(f"<div style='color:#b45309'>⚠ {esc(w)}</div>" for w in c.warnings)
     return (
-        "<div class='nbgraph-compare' style='display:flex;gap:24px;align-items:flex-start'>"
+        "<div class='nbgraph-compare' "
+        "style='display:flex;flex-wrap:wrap;gap:24px;align-items:flex-start'>"
         f"<div><div><b>compare</b> <code>{esc(c.label)}</code></div>"
         "<table><tr><th></th><th>eager</th>"
         f"<th>graph ({esc(c.backend)})</th></tr>{''.join(cells)}</table>{warnings}</div>"
-        f"{bar_chart(c)}</div>"
+        f"<div style='min-width:0;max-width:100%'>{bar_chart(c)}</div></div>"
     )
 
 
 def bar_chart(c: Comparison) -> str:
-    """An SVG with one bar per variant: eager and graph medians (linear scale)."""
+    """An SVG with one bar per variant: eager and graph medians (linear scale).  It
+    scales down with its container (a viewBox, at most its natural width), so a narrow
+    output area shows all of it, labels included."""
     bars = [
         ("eager", c.eager.median, "#94a3b8"),
         (f"graph ({c.backend})", c.graph.median, "#2563eb"),
@@ -233,18 +236,21 @@ def bar_chart(c: Comparison) -> str:
     if c.distributed is not None:
         bars.append(("graph on Dask", c.distributed.timing.median, "#0d9488"))
     longest = max(v for _, v, _ in bars) or 1.0
-    width, row = 220, 28
+    label = 8 + 7 * max(len(name) for name, _, _ in bars)  # 12 px text: ~7 px a character
+    width, row, value_room = 220, 28, 80
+    total, height = label + width + value_room, row * len(bars) + 8
     parts = [
-        f"<svg xmlns='http://www.w3.org/2000/svg' width='{width + 200}' "
-        f"height='{row * len(bars) + 8}' role='img' aria-label='median time per call'>"
+        f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {total} {height}' "
+        f"width='{total}' height='{height}' style='max-width:100%;height:auto' "
+        "role='img' aria-label='median time per call'>"
     ]
     for i, (name, value, color) in enumerate(bars):
         y = 4 + i * row
         length = max(1.0, width * value / longest)
         parts.append(
             f"<text x='0' y='{y + 16}' font-size='12'>{html.escape(name)}</text>"
-            f"<rect x='100' y='{y + 4}' width='{length:.1f}' height='16' "
-            f"fill='{color}'/><text x='{104 + length:.1f}' y='{y + 16}' "
+            f"<rect x='{label}' y='{y + 4}' width='{length:.1f}' height='16' "
+            f"fill='{color}'/><text x='{label + 4 + length:.1f}' y='{y + 16}' "
             f"font-size='12'>{seconds(value)}</text>"
         )
     parts.append("</svg>")
