@@ -255,9 +255,16 @@ function render({ model, el: host }) {
   slider.addEventListener("input", () => go(Number(slider.value)));
   const goto = el("input", "nbgraph-stepper-goto");
   goto.type = "number";
-  goto.min = 0;
-  goto.title = "Go to step (g)";
-  goto.addEventListener("change", () => go(Number(goto.value)));
+  goto.min = 1; // steps are shown counted from 1
+  goto.title = "Go to step (g, then Enter)";
+  const goToTyped = () => go(Number(goto.value) - 1);
+  goto.addEventListener("change", goToTyped);
+  goto.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter") return;
+    goToTyped(); // JupyterLab would take Enter for the notebook
+    event.preventDefault();
+    event.stopPropagation();
+  });
   controls.append(slider, el("span", "nbgraph-stepper-label", "step"), goto);
 
   const banner = el("div", "nbgraph-stepper-banner");
@@ -408,12 +415,12 @@ function render({ model, el: host }) {
     const frame = frameOf(rec, s);
     const source = rec.data.sources[frame.source];
     title.textContent = `nbgraph stepper · ${source.name}`;
-    position.textContent = `step ${s} of ${rec.steps.length - 1} · ${frame.function}, ` +
+    position.textContent = `step ${s + 1} of ${rec.steps.length} · ${frame.function}, ` +
       `line ${line}${KINDS[kindIndex] === "line" ? "" : " · " + KINDS[kindIndex]}`;
     slider.max = rec.steps.length - 1;
     slider.value = s;
-    goto.max = rec.steps.length - 1;
-    goto.value = s;
+    goto.max = rec.steps.length;
+    goto.value = s + 1;
     banner.replaceChildren();
     banner.className = "nbgraph-stepper-banner";
     const error = rec.data.error;

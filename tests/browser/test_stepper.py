@@ -27,7 +27,7 @@ def test_step_through_a_cell(page, lab_url, tmp_path):
     notebook.run_all()
     stepper = notebook.cell(STEP).locator(".nbgraph-stepper")
     position = stepper.locator(".nbgraph-stepper-position")
-    position.get_by_text("step 0 of 7").wait_for()
+    position.get_by_text("step 1 of 8").wait_for()
     # Line 1 of the cell is the %%step line: the first step is line 2.
     notebook.expect_highlights("step", [(STEP, 2)])
 
@@ -59,8 +59,15 @@ def test_step_through_a_cell(page, lab_url, tmp_path):
     assert value.startswith("[0, 2, 4, 6, 8, 10]")
 
     page.keyboard.press("End")
-    position.get_by_text("step 7 of 7").wait_for()
+    position.get_by_text("step 8 of 8").wait_for()
     assert stepper.locator(".nbgraph-stepper-output").inner_text() == "total 30.0\n"
+    # The go-to box takes a step number and Enter (JupyterLab would take Enter).
+    page.keyboard.press("g")
+    page.keyboard.press("Control+A")
+    page.keyboard.type("3")
+    page.keyboard.press("Enter")
+    position.get_by_text("step 3 of 8").wait_for()
+    notebook.expect_highlights("step", [(DEFINE_SCALE, 2)])
     stepper.screenshot(path=tmp_path / "stepper.png")
 
 
@@ -84,7 +91,7 @@ def test_a_saved_recording_steps_without_its_kernel(page, lab_url):
     saved = NotebookPage(page, lab_url, "stepper_saved.ipynb")
     stepper = saved.cell(STEP).locator(".nbgraph-stepper")
     position = stepper.locator(".nbgraph-stepper-position")
-    position.get_by_text("step 0 of 7").wait_for()
+    position.get_by_text("step 1 of 8").wait_for()
     stepper.get_by_title("Step over (Shift+→)").click()
     stepper.get_by_title("Step over (Shift+→)").click()
     position.get_by_text("<cell>, line 4").wait_for()
