@@ -42,6 +42,22 @@ def walk_down(x, n):
     return y
 
 
+def shifted_log(x, n):
+    total = np.zeros_like(x)
+    for k in range(n):
+        total = total + np.log(x - k)  # log of a negative once k passes x
+    return total
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_log_of_a_negative_names_the_iteration(backend):
+    g = ng.function(shifted_log, backend=backend, check_numerics=True)
+    exc, line, notes = raised_at(lambda: g(np.array([2.5, 7.5]), 5))
+    assert line == line_of(shifted_log, "total = total + np.log(x - k)")
+    assert "log made 1 NaN of 2 values" in str(exc)
+    assert "in iteration 4 of the loop" in notes  # k = 3: log(2.5 - 3)
+
+
 def blow_up(x):
     big = np.exp(x)  # overflows for x > 709
     return big * 0.0
