@@ -160,7 +160,10 @@ def test_compare_reports_the_first_call_in_new_processes(cells):
     assert cold["functions_compiled"] >= 1
     assert cold["empty_cache_s"] > cold["disk_cache_s"] > 0
     saved = result["eager"] - result["graph"]
-    expected = max(1, math.ceil((cold["empty_cache_s"] - result["graph"]) / saved))
+    # (On a busy machine a few rounds may time graph mode no faster: then there is none.)
+    expected = None
+    if saved > 0:
+        expected = max(1, math.ceil((cold["empty_cache_s"] - result["graph"]) / saved))
     assert result["break_even"] == expected
 
 
