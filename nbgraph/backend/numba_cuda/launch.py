@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from .device import current_context_handle, simulated
+from .pool import c_strides
 
 _UNKEYED = object()  # an argument the fast path does not take
 
@@ -60,11 +61,11 @@ class _Launcher:
             found = self.kernels[key] = self._compile(key[1:], args)
         compiled, handle = found
         params: list[Any] = []
-        for ty, value in zip(compiled.argument_types, args):
-            if isinstance(value, np.generic) or type(value) in _PYTHON_SCALARS:
-                compiled._prepare_args(ty, value, 0, [], params)
-            else:
+        for ty, k, value in zip(compiled.argument_types, key[1:], args):
+            if isinstance(k, tuple):  # a device array
                 params += array_params(value)
+            else:
+                compiled._prepare_args(ty, value, 0, [], params)
         launch(self.stream, self.config, handle, *params)
 
     def _compile(self, key: tuple, args: tuple) -> tuple[Any, Any]:
@@ -97,16 +98,6 @@ def _key(value: Any) -> Any:
         return kind
     if not getattr(value, "__cuda_memory__", False):
         return _UNKEYED
-    shape, itemsize = value.shape, value.dtype.itemsize
-    layout = "C" if _is_c_contiguous(shape, value.strides, itemsize) else "A"
+    shape = value.shape  # C only where the strides are exactly C order's
+    layout = "C" if tuple(value.strides) == c_strides(shape, value.dtype.itemsize) else "A"
     return (value.dtype, len(shape), layout)
-
-
-def _is_c_contiguous(shape: tuple[int, ...], strides: tuple[int, ...], itemsize: int) -> bool:
-    """Strides exactly C order's (only then may the kernel ignore them)."""
-    step = itemsize
-    for extent, stride in zip(reversed(shape), reversed(strides)):
-        if stride != step:
-            return False
-        step *= extent
-    return True

@@ -109,7 +109,7 @@ def device_array(shape: tuple[int, ...], dtype: np.dtype, context: Any) -> Any:
     size = rounded(nbytes)
     block, give_back = _pool(context).take(size)
     memory = MemoryPointer(context, block.device_pointer, size, finalizer=give_back)
-    strides = _c_strides(shape, dtype.itemsize)
+    strides = c_strides(shape, dtype.itemsize)
     return DeviceNDArray(shape, strides, dtype, gpu_data=memory)
 
 
@@ -120,7 +120,8 @@ def pool_of_current_device() -> BlockPool:
     return _pool(cuda.current_context())
 
 
-def _c_strides(shape: tuple[int, ...], itemsize: int) -> tuple[int, ...]:
+def c_strides(shape: tuple[int, ...], itemsize: int) -> tuple[int, ...]:
+    """The strides in bytes of a C-contiguous array of ``shape``."""
     strides = []
     step = itemsize
     for extent in reversed(shape):
