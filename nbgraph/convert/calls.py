@@ -25,7 +25,7 @@ from ..graph import runtime
 from ..graph.functions import STAGEABLE_BUILTINS
 from ..graph.template import Text
 from ..graph.types import TensorType
-from ..source.origins import is_converted, user_location
+from ..source.origins import is_converted, register_passing_call, user_location
 from ..source.user_code import is_user_code
 from ..staging import iteration, statements
 from ..staging.control_flow import list_comp
@@ -173,6 +173,9 @@ def converted_call(fn: Any, args: tuple, kwargs: dict) -> Any:
     if not _graph_args(args, kwargs):
         return fn(*args, **kwargs)
     return _stage(fn, args, kwargs)
+
+
+register_passing_call(converted_call.__code__)
 
 
 class StagedFunction(abc.ABC):

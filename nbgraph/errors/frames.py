@@ -17,7 +17,7 @@ import os
 import types
 
 from ..source.locations import Loc
-from ..source.origins import frame_location, owner_of
+from ..source.origins import frame_location, function_code, owner_of
 from ..source.user_code import is_own_code
 
 
@@ -95,7 +95,10 @@ def _frame_at(loc: Loc, call: types.FrameType | None = None) -> tuple[types.Fram
     instruction lies at ``loc``'s line and columns of ``loc``'s file (``call``: a frame
     of the user's function, whose parameters and their values the made-up frame takes)."""
     if call is not None and call.f_code.co_firstlineno < loc.lineno:
-        return _frame_with_parameters(loc, call)
+        return _frame_with_parameters(loc, call.f_code, call.f_locals)
+    code = function_code(loc)
+    if call is None and code is not None and code.co_firstlineno < loc.lineno:
+        return _frame_with_parameters(loc, code, {})  # (their values stay in the graph)
     line = linecache.getline(loc.filename, loc.lineno).rstrip("\n")
     col, end = loc.col, loc.end_col
     if end is None or end <= col:  # no columns: span the whole line, so no carets
@@ -120,10 +123,11 @@ def _frame_at(loc: Loc, call: types.FrameType | None = None) -> tuple[types.Fram
     raise AssertionError("a made-up frame did not fail")
 
 
-def _frame_with_parameters(loc: Loc, call: types.FrameType) -> tuple[types.FrameType, int, int]:
-    """As _frame_at, in a function with the parameters of ``call``'s code, called with
-    their values in ``call``."""
-    code = call.f_code
+def _frame_with_parameters(
+    loc: Loc, code: types.CodeType, values: dict
+) -> tuple[types.FrameType, int, int]:
+    """As _frame_at, in a function with the parameters of ``code``, called with their
+    ``values`` (None where not given)."""
     line = linecache.getline(loc.filename, loc.lineno).rstrip("\n")
     col, end = max(loc.col, 1), loc.end_col
     if end is None or end <= loc.col:
@@ -152,7 +156,6 @@ def _frame_with_parameters(loc: Loc, call: types.FrameType) -> tuple[types.Frame
     function = namespace["made_up"]
     name = loc.function.rsplit(".", 1)[-1] or code.co_name
     function.__code__ = function.__code__.replace(co_name=name, co_qualname=loc.function or name)
-    values = call.f_locals
     args = [values.get(p) for p in positional]
     if star:
         args += list(values.get(star, ()))

@@ -26,6 +26,9 @@ class ConsList:
         self.length = length
         self.items: list[Any] | None = None  # to_list(), kept for indexing
 
+    def __repr__(self) -> str:  # printed and formatted as the Python list it stands for
+        return repr(self.to_list())
+
     def to_list(self) -> list[Any]:
         if self.items is not None:
             return list(self.items)

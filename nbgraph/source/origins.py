@@ -19,6 +19,7 @@ from .locations import Loc
 
 _owners: dict[types.CodeType, types.CodeType] = {}
 _generated_names: dict[types.CodeType, frozenset[str]] = {}
+_functions: dict[tuple[str, int, str], types.CodeType] = {}  # converted functions' code
 
 
 def register_code(code: types.CodeType, generated_names: frozenset[str] = frozenset()) -> None:
@@ -32,6 +33,8 @@ def register_code(code: types.CodeType, generated_names: frozenset[str] = frozen
         if inner.co_qualname != owner.co_qualname:
             owner = inner
         _owners[inner] = owner
+        if owner is inner:
+            _functions[(inner.co_filename, inner.co_firstlineno, inner.co_qualname)] = inner
         for const in inner.co_consts:
             if isinstance(const, types.CodeType):
                 mark(const, owner)
@@ -50,6 +53,19 @@ def register_machinery(code: types.CodeType) -> None:
     for const in code.co_consts:
         if isinstance(const, types.CodeType):
             register_machinery(const)
+
+
+_passing_calls: set[types.CodeType] = set()
+
+
+def register_passing_call(code: types.CodeType) -> None:
+    """Mark nbgraph code that calls what the user's code calls, unchanged: an error a
+    built-in function raises there is the user's call's."""
+    _passing_calls.add(code)
+
+
+def is_passing_call(code: types.CodeType) -> bool:
+    return code in _passing_calls
 
 
 def is_machinery(code: types.CodeType) -> bool:
@@ -100,6 +116,12 @@ def _frame_location(frame: types.FrameType, caller: Loc | None) -> Loc:
         caller,
         _owners[code].co_firstlineno,
     )
+
+
+def function_code(loc: Loc) -> types.CodeType | None:
+    """The converted code of the user's function ``loc`` is in (its parameters are the
+    user's), if it is known."""
+    return _functions.get((loc.filename, loc.function_line, loc.function))
 
 
 def frame_location(frame: types.FrameType) -> Loc:

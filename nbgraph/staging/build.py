@@ -10,8 +10,9 @@ from ..graph.ir import Graph
 from ..graph.pytree import flatten, unflatten
 from ..graph.types import type_of
 from .flavors import flags
+from .statements import raise_when_run, something_happened
 from .traced import check_bound, is_graph_value, lift, wrap
-from .tracing import argument_containers, check_visible, top_region
+from .tracing import argument_containers, changed_argument, check_visible, top_region
 from .undefined import check_defined
 
 
@@ -33,7 +34,12 @@ def trace(name: str, converted: Callable, args: tuple, kwargs: dict) -> Graph:
         given = [c for i, a in enumerate(call_args) for c in _containers(a, f"argument {i + 1}")]
         given += [c for k, a in call_kwargs.items() for c in _containers(a, f"argument {k!r}")]
         with argument_containers([(where, c) for where, c, _ in given]):
-            result = converted(*call_args, **call_kwargs)
+            try:
+                result = converted(*call_args, **call_kwargs)
+            except Exception as exc:  # an error of values known while tracing
+                if not (something_happened() and raise_when_run(exc)):
+                    raise
+                result = None  # (never returned: the graph raises before)
         check_defined(result)
         _check_unchanged(name, given)
         out_leaves, out_tree = flatten(result, is_leaf=_is_result_leaf)
@@ -95,15 +101,3 @@ def _check_unchanged(name: str, given: list[tuple[str, Any, tuple]]) -> None:
         )
         if now != items:
             raise StagingError(changed_argument(name, where, container))
-
-
-def changed_argument(name: str, where: str, container: Any) -> str:
-    """The refusal of a change in place of a container the function was given."""
-    what = type(container).__name__
-    return (
-        f"{name} changes the {what} it is given as {where} in place (append, item "
-        f"assignment, pop...): a graph function works on a copy of a {what} argument, "
-        f"so the caller's {what} would not change as it does eagerly. Copy it first "
-        f"(e.g. items = list(items)) and return it, or call {name}.eager(...) to run it "
-        "as plain Python"
-    )

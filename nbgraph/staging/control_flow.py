@@ -46,7 +46,7 @@ from .flavors import (
     same_value,
 )
 from .iteration import GraphSequence, as_graph_sequence
-from .statements import raise_when_run
+from .statements import raise_when_run, user_error_location
 from .traced import (
     Traced,
     TracedList,
@@ -743,7 +743,35 @@ def staged_while(
         except CarryFlags as more:
             flagged += more.found
             continue
+        except Exception as exc:
+            if user_error_location(exc) is None:
+                raise
+            return list(_raising_first_iteration(test, body, names, state, exc))
         return loop.finish(result)
+
+
+def _raising_first_iteration(
+    test: Callable, body: Callable, names: Sequence[str], state: State, exc: Exception
+) -> tuple:
+    """A loop whose body raised ``exc`` while tracing (an error of values known then,
+    such as ``1 / 0``): eagerly, the first iteration raises it, if the loop runs at all,
+    after what comes before it in the body. Traced as an ``if`` of that iteration;
+    ``exc`` is raised now if the first iteration (traced with the types the loop
+    starts with) does not raise."""
+    raised = False
+
+    def first(*values: Any) -> Any:
+        nonlocal raised
+        try:
+            return body(*values)
+        except Exception:
+            raised = True
+            raise
+
+    after = if_stmt(test(*state), first, lambda *values: values, names, state)
+    if not raised:
+        raise exc
+    return after
 
 
 class _FirstIteration(Exception):

@@ -7,6 +7,8 @@ from __future__ import annotations
 import operator
 import string
 import sys
+import traceback
+import types
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -14,13 +16,14 @@ from typing import Any
 from ..errors.exceptions import GraphModeError, StagingError, UndefinedValueError
 from ..graph import runtime
 from ..graph.ir import Op
+from ..graph.passes.dce import may_raise
 from ..graph.pytree import is_dataclass_instance
 from ..graph.template import Text
-from ..source.origins import frame_location, is_converted, user_location
-from .build import changed_argument
+from ..source.locations import Loc
+from ..source.origins import frame_location, is_converted, is_passing_call, user_location
 from .flavors import types_of
 from .traced import Traced, call, effect, is_graph_value, lift
-from .tracing import current, given_argument, in_try_here, is_staged, located
+from .tracing import changed_argument, current, given_argument, in_try_here, is_staged, located
 
 
 def _has_graph_value(value: Any) -> bool:
@@ -51,17 +54,19 @@ def assert_stmt(cond: Any, message: Callable[[], Any] | None = None) -> None:
     if not is_graph_value(cond):
         if cond:
             return
-        if not is_staged() and not _effects_so_far():
+        if not is_staged() and not something_happened():
             raise AssertionError(*((message(),) if message else ()))
         cond = lift(False)  # fails when the graph runs, after the effects before it
     args = (message(),) if message else ()
     effect(runtime.assert_effect, cond, *args)
 
 
-def _effects_so_far() -> bool:
-    """Whether the graph has effects (prints...) before this point: an error that always
-    happens must then come after them, when the graph runs, not while tracing."""
-    return current().token.op is not Op.CONST
+def something_happened() -> bool:
+    """Whether the graph does something observable before this point (a print, an
+    operation that may raise): an error that always happens must then come after it,
+    when the graph runs, not while tracing."""
+    builder = current()
+    return builder.token.op is not Op.CONST or any(map(may_raise, builder.region.nodes))
 
 
 @dataclass(frozen=True)
@@ -82,7 +87,7 @@ def raise_stmt(exc: Any) -> None:
     deferred = isinstance(exc, DeferredException)
     if not deferred and in_try_here():  # the try's except clauses see it on this path
         raise exc
-    if not is_staged() and not _effects_so_far():
+    if not is_staged() and not something_happened():
         if deferred:
             raise StagingError(
                 f"this raise always happens, with a {exc.type.__name__} made from values "
@@ -227,8 +232,9 @@ def outer_write(name: str, kind: str, value: Any) -> None:
 
 def outer_mutation(name: str, container: Any) -> Any:
     """``container`` (the variable ``name`` from outside the function), about to be
-    changed in place: refused inside a graph if or loop, where every path is traced."""
-    if is_staged():
+    changed in place: refused inside a graph if or loop, where every path is traced.
+    A module is not (``np.sort(x)``: a function of the module, named like a method)."""
+    if is_staged() and not isinstance(container, types.ModuleType):
         raise StagingError(
             f"'{name}' is changed in place inside a graph if or loop, but it is not a local "
             "variable of the function: graph mode traces every path once, so the change "
@@ -252,26 +258,30 @@ _DEFERRED_ERRORS = (
 )
 
 
-def raise_when_run(exc: Exception) -> bool:
-    """Stage ``exc``, raised while tracing a graph branch, to be raised when the branch
-    runs (as eagerly: only on the path that reaches it); False if it is not an error of
-    the user's code (nbgraph's refusals and limitations are raised now)."""
+def user_error_location(exc: Exception) -> Loc | None:
+    """Where the user's own code raised ``exc`` while tracing, if it is an error eager
+    code raises at that point (not one of nbgraph's refusals and limitations, which
+    are raised now)."""
     if (
         not isinstance(exc, _DEFERRED_ERRORS)
         or not getattr(exc, "deferrable", True)
         or (isinstance(exc, GraphModeError) and not isinstance(exc, UndefinedValueError))
     ):
-        return False
-    tb = exc.__traceback__
-    while tb is not None and tb.tb_next is not None:
-        tb = tb.tb_next
-    if tb is None:
-        return False
-    if is_converted(tb.tb_frame.f_code):
-        loc = frame_location(tb.tb_frame)
-    elif isinstance(exc, UndefinedValueError):
-        loc = exc.loc
-    else:
+        return None
+    frames = [frame for frame, _ in traceback.walk_tb(exc.__traceback__)]
+    if frames and is_passing_call(frames[-1].f_code):  # a built-in the user's code called
+        frames.pop()
+    if frames and is_converted(frames[-1].f_code):
+        return frame_location(frames[-1])
+    return exc.loc if isinstance(exc, UndefinedValueError) else None
+
+
+def raise_when_run(exc: Exception) -> bool:
+    """Stage ``exc``, raised while tracing, to be raised when the graph reaches that
+    point (as eagerly: only on the path that reaches it, after what happens before);
+    False if it is not an error of the user's code (see ``user_error_location``)."""
+    loc = user_error_location(exc)
+    if loc is None:
         return False
     with located(loc):
         effect(runtime.raise_effect, exc)

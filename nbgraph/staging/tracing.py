@@ -216,3 +216,15 @@ def copied_argument(original: Any, copy: Any) -> None:
     entry = _state.arguments.get(id(original))
     if entry is not None:
         _state.arguments[id(copy)] = (entry[0], copy)
+
+
+def changed_argument(name: str, where: str, container: Any) -> str:
+    """The refusal of a change in place of a container the function was given."""
+    what = type(container).__name__
+    return (
+        f"{name} changes the {what} it is given as {where} in place (append, item "
+        f"assignment, pop...): a graph function works on a copy of a {what} argument, "
+        f"so the caller's {what} would not change as it does eagerly. Copy it first "
+        f"(e.g. items = list(items)) and return it, or call {name}.eager(...) to run it "
+        "as plain Python"
+    )

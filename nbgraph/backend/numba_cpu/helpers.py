@@ -50,6 +50,23 @@ def minimum(a, b):
     return a if a < b or a != a else b
 
 
+@njit(cache=True, inline="always")
+def floor_divide(a, b):
+    """One element of NumPy's ``//`` of signed integers: the minimum // -1 wraps around
+    to the minimum (computed in 64 bits; the caller casts back), where the processor's
+    division instruction traps and kills the process."""
+    if b == -1:
+        return wrapping.sub(np.int64(0), np.int64(a))
+    return np.floor_divide(a, b)
+
+
+@njit(cache=True, inline="always")
+def remainder(a, b):
+    """One element of NumPy's ``%`` of signed integers: 0 for a divisor of -1 (see
+    ``floor_divide``)."""
+    return np.remainder(a, b) if b != -1 else np.remainder(a, 1)
+
+
 @njit(cache=True)
 def broadcast_dim(size, other):
     """The broadcast of two dimension sizes, as NumPy defines it."""

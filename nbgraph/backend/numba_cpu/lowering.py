@@ -32,7 +32,15 @@ from ...graph.types import (
     TupleType,
     type_of,
 )
-from ..common.fusion import Group, count_uses, find_groups, is_float_clip, is_select, small_power
+from ..common.fusion import (
+    Group,
+    count_uses,
+    find_groups,
+    is_float_clip,
+    is_fusable,
+    is_select,
+    small_power,
+)
 from ..common.ownership import Ownership
 from ..failures.sites import tag
 from . import element_loops, numpy_loops, python_ints, staged
@@ -49,6 +57,31 @@ _ARRAY_DIVISION = {
     operator.mod: "np.remainder",
     operator.pow: "np.power",
 }
+# NumPy's signed integer divisions, as ``helpers`` computes them.
+_SIGNED_DIVISION = {
+    operator.floordiv: "floor_divide",
+    np.floor_divide: "floor_divide",
+    operator.mod: "remainder",
+    np.remainder: "remainder",
+}
+# Comparisons and choices by order (see _complex_ordering).
+_ORDERINGS = frozenset(
+    {
+        operator.lt,
+        operator.le,
+        operator.gt,
+        operator.ge,
+        np.less,
+        np.less_equal,
+        np.greater,
+        np.greater_equal,
+        np.maximum,
+        np.minimum,
+        np.fmax,
+        np.fmin,
+        runtime.extremum,
+    }
+)
 _MATH_OVERFLOWS = frozenset(
     {"exp", "exp2", "expm1", "cosh", "sinh", "gamma", "lgamma", "ldexp", "pow", "hypot", "fsum"}
 )
@@ -214,7 +247,7 @@ class Lowering:
         return "\n".join(header + self.lines) + "\n"
 
     def _region(self, region: Region, indent: int) -> None:
-        self.groups.update(find_groups(region, self.uses))
+        self.groups.update(find_groups(region, self.uses, self._fusable))
         inner = self._absorb(region)
         for node in region.nodes:
             if node in inner:
@@ -227,6 +260,11 @@ class Lowering:
             self._node(node, indent)
         if not region.nodes:
             self.emit("pass", indent)
+
+    def _fusable(self, node: Node) -> bool:
+        """Whether a node is computed element by element in a fused loop (not by a call
+        back into Python)."""
+        return is_fusable(node) and node not in self.objmode and not _complex_ordering(node)
 
     def _absorb(self, region: Region) -> set[Node]:
         """Fused groups that a reduction computes element by element (the group's only
@@ -566,6 +604,18 @@ class Lowering:
             and _numpy_scalar_result(node)
         ):
             return f"helpers.integer_power({args[0]}, {args[1]})"
+        division = _SIGNED_DIVISION.get(fn)
+        if (
+            division is not None
+            and node.type.dtype.kind == "i"
+            and len(args) == 2
+            and not kwargs
+            and (per_element or _numpy_scalar_result(node))
+        ):
+            # NumPy's result where the processor's division traps (the minimum by -1).
+            dtype = self.literal(node.type.dtype)
+            operands = ", ".join(f"{dtype}({a})" for a in args)
+            return f"{dtype}(helpers.{division}({operands}))"
         if fn in _ARRAY_DIVISION and (per_element or _numpy_scalar_result(node)):
             if fn is operator.truediv and node.type.dtype == np.float64:
                 args = [f"np.float64({a})" for a in args]  # NumPy divides integers as float64
@@ -762,16 +812,27 @@ def _complex_statistic(node: Node) -> bool:
     )
 
 
+def _complex_ordering(node: Node) -> bool:
+    """A comparison or choice by order of complex numbers: NumPy orders them (by real,
+    then imaginary part), Numba cannot, so NumPy computes it."""
+    return node.arg.fn in _ORDERINGS and any(
+        isinstance(i.type, TensorType) and i.type.dtype.kind == "c" for i in node.inputs
+    )
+
+
 def _beyond_numba(node: Node) -> bool:
     """What Numba mishandles instead of rejecting: indexing with several advanced
     indices or a boolean mask of more than one dimension; arrays from lists of tuples;
-    ``np.clip`` outside a fused kernel (Numba's ignores NaN bounds)."""
+    ``np.clip`` outside a fused kernel (Numba's ignores NaN bounds); ordering complex
+    numbers."""
     if node.arg.fn is np.clip or _complex_statistic(node):
         return True
     if node.arg.fn is runtime.list_to_array:
         return isinstance(node.inputs[0].type.elem, TupleType)
     if node.arg.fn is np.fmod:  # Numba's integer fmod has the sign of the divisor
         return node.type.dtype.kind in "iu"
+    if _complex_ordering(node):
+        return True
     if node.arg.fn not in (operator.getitem, runtime.setitem):
         return False
     index = fill(node.arg.args[1], [i.type for i in node.inputs])

@@ -50,6 +50,12 @@ def _observable(node: Node) -> bool:
     return not _cannot_raise(node)
 
 
+def may_raise(node: Node) -> bool:
+    """Whether running ``node`` may print or raise, in itself or in the branches and
+    loop bodies it holds (an error that always happens must come after it)."""
+    return _observable(node) or any(map(may_raise, (n for r in node.regions() for n in r.nodes)))
+
+
 def _cannot_raise(node: Node) -> bool:
     """Conservatively: NumPy arithmetic (it warns instead of raising) except integer
     powers, Python +, -, * and comparisons, total reductions, shape reads."""

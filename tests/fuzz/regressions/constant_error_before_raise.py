@@ -7,6 +7,7 @@ raises ValueError in the first iteration. Graph mode (every backend) traces on t
 `np.array(lst)[0]`, with the list empty while tracing, and raises IndexError (index 0 is
 out of bounds) while tracing, before the staged raise. Same cause as
 constant_error_while_tracing_skips_prints.py.
+Fixed with constant_error_while_tracing_skips_prints.py.
 """
 
 import numpy as np
@@ -25,10 +26,4 @@ def f(x, s):
 
 ARGS = (np.array([1.0], dtype=np.float64), 0.0)
 BACKENDS = ("interpret", "cpu", "cuda")
-XFAIL = {
-    "interpret": "an error of a value known while tracing comes before an earlier raise",
-    "cpu": "an error of a value known while tracing comes before an earlier raise",
-    "cuda": "an error of a value known while tracing comes before an earlier raise",
-}
-SIGNATURE = {"source": r"raise ", "kind": "error order",
-             "backends": ("interpret",)}
+XFAIL = {}

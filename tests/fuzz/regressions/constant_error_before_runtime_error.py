@@ -4,6 +4,7 @@
 Eager raises IndexError at `x[5]`. Graph mode (every backend) computes `1.0 / 0.0` while
 tracing and raises ZeroDivisionError instead. Same cause as
 constant_error_while_tracing_skips_prints.py.
+Fixed with constant_error_while_tracing_skips_prints.py.
 """
 
 import numpy as np
@@ -17,10 +18,4 @@ def f(x):
 
 ARGS = (np.array([1.0], dtype=np.float64),)
 BACKENDS = ("interpret", "cpu", "cuda")
-XFAIL = {
-    "interpret": "an error in constant arithmetic comes before an earlier run-time error",
-    "cpu": "an error in constant arithmetic comes before an earlier run-time error",
-    "cuda": "an error in constant arithmetic comes before an earlier run-time error",
-}
-SIGNATURE = {"source": r"", "kind": "error order",
-             "backends": ("interpret",)}
+XFAIL = {}

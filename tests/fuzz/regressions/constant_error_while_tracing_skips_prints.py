@@ -5,6 +5,8 @@ Eager prints "before", then raises ZeroDivisionError at `1.0 / 0.0`. Graph mode 
 backend) computes constants while tracing, so it raises ZeroDivisionError without
 printing. The same holds for other errors of values known while tracing: `np.int32(2**40)`
 (OverflowError), `1 // (i - 1)` in a loop over a constant range.
+Fixed: an error of the user's code raised while tracing, after something the graph does
+(a print, an operation that may raise), is raised when the graph runs, at that point.
 """
 
 import numpy as np
@@ -18,10 +20,4 @@ def f(x):
 
 ARGS = (np.array([0.5], dtype=np.float64),)
 BACKENDS = ("interpret", "cpu", "cuda")
-XFAIL = {
-    "interpret": "an error in constant arithmetic skips the prints before it",
-    "cpu": "an error in constant arithmetic skips the prints before it",
-    "cuda": "an error in constant arithmetic skips the prints before it",
-}
-SIGNATURE = {"source": r"", "kind": "error order",
-             "backends": ("interpret",)}
+XFAIL = {}
