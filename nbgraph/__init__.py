@@ -3,6 +3,7 @@
 from . import distributed  # registers Dask calls and pickling with graph functions
 from .api import GraphFunction, function, to_code, to_graph
 from .config import config
+from .diff import diff
 from .errors import (
     ConversionError,
     GraphModeError,
@@ -61,6 +62,7 @@ __all__ = [
     "check_grad",
     "compare",
     "config",
+    "diff",
     "distributed",
     "explain",
     "function",

@@ -10,6 +10,7 @@ from IPython.core.magic import Magics, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 from IPython.display import display
 
+from ..diff import DiffReport, diff
 from ..timing import Comparison, compare_call
 
 
@@ -36,15 +37,22 @@ class CompareMagics(Magics):
         action="store_true",
         help="skip timing the first call in new processes (empty and filled disk cache)",
     )
+    @argument(
+        "--diff",
+        action="store_true",
+        help="instead of timing, find the first line where graph mode and eager code "
+        "give different values (nbgraph.diff)",
+    )
     @argument("call", nargs=argparse.REMAINDER, help="a call of a function: f(x, y)")
     @line_magic
-    def compare(self, line: str) -> Comparison | None:
+    def compare(self, line: str) -> Comparison | DiffReport | None:
         """Time a call eagerly and as a graph; show one table and a bar chart.
 
         The function may be a graph function (its backend and options are used) or a
         plain function (run on the CPU backend). Example::
 
             %compare collatz_steps(x, 100)
+            %compare --diff collatz_steps(x, 100)
         """
         __tracebackhide__ = True
         args = parse_argstring(self.compare, line)
@@ -62,6 +70,12 @@ class CompareMagics(Magics):
             )
         except Exception as exc:
             raise UsageError(f"%compare: {type(exc).__name__}: {exc}") from None
+        if args.diff:
+            report = diff(fn, *positional, **keywords)
+            if args.output:
+                return report
+            display(report)
+            return None
         result = compare_call(
             fn,
             positional,

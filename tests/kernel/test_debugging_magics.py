@@ -59,3 +59,35 @@ def test_check_numerics_points_at_the_line_in_the_cell(kernel):  # noqa: F811
     assert content["ename"] == "FloatingPointError"
     shown = re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(content["traceback"]))
     assert "return a / norms" in shown and "made 2 NaN of 6 values" in content["evalue"]
+
+
+DIVERGING = """
+%%autograph
+def running(x, n):
+    total = 0.0
+    i = 0
+    while i < n:
+        kept = []
+        for j in range(n - 2 - i):
+            kept.append(x[j])
+        chunk = np.array(kept)
+        total = total + chunk.sum()
+        i += 1
+    return total
+"""
+
+
+def test_compare_diff_names_the_line_and_iteration_in_the_cell(kernel):  # noqa: F811
+    assert run(kernel, SETUP)[0]["status"] == "ok"
+    assert run(kernel, DIVERGING)[0]["status"] == "ok"
+    content, _, printed = run(
+        kernel, "_d = %compare --diff -o running(np.arange(4, dtype=np.int32), 4)\nprint(_d)"
+    )
+    assert content["status"] == "ok", content
+    assert "first difference at line 9 (run 3): chunk = np.array(kept)" in printed
+    assert "chunk: dtypes differ" in printed
+    assert "float64 array of shape (0,)" in printed and "int32 array of shape (0,)" in printed
+    content, _, printed = run(
+        kernel, "_d = %compare --diff -o running(np.arange(4.0), 3)\nprint(_d)"
+    )
+    assert "agrees with eager code" in printed, content

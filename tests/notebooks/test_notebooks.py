@@ -92,8 +92,8 @@ def test_tour_dask_section_runs_on_a_local_cluster():
 
 
 def test_tour_debugging_section():
-    """The NaN found at its line, the retrace explained, the gradient checked, and the
-    function run as Python with the graphs switched off."""
+    """The NaN found at its line, the retrace explained, where graph and eager part, the
+    gradient checked, and the function run as Python with the graphs switched off."""
     cells = [c for c in execute(NOTEBOOKS_DIR / "tour.ipynb").cells if c.cell_type == "code"]
     (nan,) = [c for c in cells if "normalize_rows(rows)" in c.source and "rows[1]" in c.source]
     (error,) = nan.outputs
@@ -102,6 +102,8 @@ def test_tour_debugging_section():
     assert "return a / norms" in text
     (explained,) = [c for c in cells if "%explain" in c.source]
     assert "a is a float32 2-d array (before: float64 2-d array)" in shown_text(explained)
+    (parted,) = [c for c in cells if "%compare --diff" in c.source]
+    assert "first difference at line 8 (run 3): part = np.array(items)" in shown_text(parted)
     (checked,) = [c for c in cells if "ng.check_grad" in c.source]
     assert "agrees with central differences" in shown_text(checked)
     (switched,) = [c for c in cells if "%autograph off" in c.source]
