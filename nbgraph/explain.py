@@ -5,7 +5,9 @@ with the old and new types; which static value changed; which helper was redefin
 what its build cost per stage; then, for the newest trace, the Python loops that ran
 while tracing (unrolled into the graph), the nodes the backend runs in Python (and
 whether a graph loop runs them once per iteration), and the array copies it makes inside
-loops, each at the user's line with the backend's reason.
+loops, each at the user's line with the backend's reason; the operations the backend
+fused into one pass over the elements; and whether the build compiled or loaded from
+the disk cache.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .api import GraphFunction, Trace
+from .backend import Program
 from .graph.ir import Graph, Node, Op, Region
 
 
@@ -50,13 +53,18 @@ def explain(fn: GraphFunction) -> Explanation:
         build = ", ".join(f"{stage} {seconds:.3f} s" for stage, seconds in trace.build.items())
         report.lines.append(f"  trace {k} {trace.signature}: {trace.reason}")
         report.lines.append(f"    built in {sum(trace.build.values()):.3f} s ({build})")
+        compiled = getattr(trace.entry.program, "functions_compiled", None)
+        if compiled == 0:
+            report.lines.append("    loaded from the disk cache: nothing compiled")
+        elif compiled:
+            report.lines.append(f"    Numba compiled {compiled} functions (not in the disk cache)")
     newest = fn.traces[-1].entry
     report.lines.append(f"in trace {count}:")
     report.lines += [f"  {line}" for line in _graph_facts(newest.graph, newest.program)]
     return report
 
 
-def _graph_facts(graph: Graph, program: object) -> Iterator[str]:
+def _graph_facts(graph: Graph, program: Program) -> Iterator[str]:
     unrolled: dict[int, int] = {}
     for node in graph.all_nodes():
         for line, iteration in node.loc.unrolled if node.loc else ():
@@ -67,14 +75,21 @@ def _graph_facts(graph: Graph, program: object) -> Iterator[str]:
             "the graph (its bounds were Python values, not graph values)"
         )
     loops = _loop_lines(graph.body)
-    for node, reason in getattr(program, "python_nodes", {}).items():
+    for node, reason in program.python_nodes.items():
         where = loops.get(node)
         per = f", inside the graph loop at line {where}: once per iteration" if where else ""
         yield f"line {_line(node)}: {node.label()} runs in Python{per} ({reason})"
-    for node, reason in getattr(program, "copies", {}).items():
+    for node, reason in program.copies.items():
         yield f"line {_line(node)}: {node.label()} copies an array inside a loop ({reason})"
-    if not unrolled and not getattr(program, "python_nodes", {}):
+    if not unrolled and not program.python_nodes:
         yield "no Python loops unrolled, no nodes run in Python"
+    for lines, members in sorted(
+        ((sorted({m.loc.lineno for m in members if m.loc}), members) for members in program.fused),
+        key=lambda item: item[0],
+    ):
+        where = f"line {lines[0]}" if len(lines) == 1 else f"lines {', '.join(map(str, lines))}"
+        names = ", ".join(m.label() for m in members)
+        yield f"{where}: {len(members)} operations fused into one pass over the elements ({names})"
 
 
 def _loop_lines(region: Region, line: int | None = None) -> dict[Node, int]:

@@ -1,15 +1,19 @@
 """``nbgraph.explain``: every trace with its cause (dtype, rank, Python scalar type,
-static value, redefined helper), nodes run in Python inside loops, copies inside loops;
-and the RetracingWarning with the actual cause."""
+static value, redefined helper), nodes run in Python inside loops, copies inside loops,
+fused operations, builds loaded from the disk cache; and the RetracingWarning with the
+actual cause."""
 
 from __future__ import annotations
 
+import os
 import warnings
 
 import numpy as np
 import pytest
 
 import nbgraph as ng
+
+BACKENDS = os.environ.get("NBGRAPH_TEST_BACKENDS", "interpret,cpu,cuda").split(",")
 
 
 def helper(v):
@@ -99,3 +103,31 @@ def test_explain_needs_a_graph_function():
     with pytest.raises(TypeError, match="graph function"):
         ng.explain(scaled)
     assert "not been traced" in repr(ng.explain(ng.function(scaled)))
+
+
+def fusable(x, y):
+    z = np.exp(x) * y + 1.0
+    s = np.sum(z * z)
+    return z, s
+
+
+@pytest.mark.parametrize("backend", ["cpu", "cuda"])
+def test_fused_operations_and_the_disk_cache_are_named(backend):
+    if backend not in BACKENDS:
+        pytest.skip(f"NBGRAPH_TEST_BACKENDS leaves out {backend}")
+    first = ng.function(fusable, backend=backend)
+    first(np.ones(4), np.ones(4))
+    text = repr(ng.explain(first))
+    line = fusable.__code__.co_firstlineno + 1
+    assert f"line {line}: 3 operations fused into one pass over the elements (exp, *, +)" in text
+    if backend == "cpu":  # the reduction computes its operand's elements as they come
+        assert f"line {line + 1}: 2 operations fused into one pass" in text
+        again = ng.function(fusable, backend=backend)  # a new function: the same code
+        again(np.ones(4), np.ones(4))
+        assert "    loaded from the disk cache: nothing compiled" in repr(ng.explain(again))
+
+
+def test_the_interpret_backend_fuses_nothing():
+    f = ng.function(fusable, backend="interpret")
+    f(np.ones(4), np.ones(4))
+    assert "fused" not in repr(ng.explain(f))

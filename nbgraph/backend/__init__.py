@@ -23,9 +23,12 @@ class Program(Protocol):
 
     # What compiling learned, for the graph view (never written into the graph, which
     # is shared): nodes the program runs in Python, and updates it makes by copying a
-    # whole array inside a loop, each with why.
+    # whole array inside a loop, each with why; and the operations it computes together
+    # in one pass over the elements (each group in schedule order, the last computing
+    # the group's result: a reduction where one consumes the elements as they come).
     python_nodes: Mapping[Node, str]
     copies: Mapping[Node, str]
+    fused: Sequence[Sequence[Node]]
 
     def prepare(self, args: Sequence[Any], report: Callable[[str], None] | None = None) -> None:
         """Finish compiling for these argument values' types (the first run would),

@@ -44,6 +44,7 @@ class Interpreter:
         self.copy_on_entry = ownership.copy_on_entry if ownership else set()
         self.python_nodes: dict[Node, str] = {}  # (every node runs in Python here)
         self.copies: dict[Node, str] = {}
+        self.fused: list[list[Node]] = []  # (each node runs on its own)
 
     def prepare(self, args: Sequence[Any], report: Callable[[str], None] | None = None) -> None:
         """Nothing to compile: nodes run as they are."""

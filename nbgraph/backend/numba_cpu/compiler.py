@@ -116,6 +116,18 @@ class NumbaGraph:
         self.compiled = False
 
     @property
+    def fused(self) -> list[list[Node]]:
+        """The fused groups of two or more operations, each with the reduction that
+        computes it element by element, if one does (see ``Program``)."""
+        lowering = self.lowering
+        groups = {id(g): g for g in lowering.groups.values()}
+        reducing = {id(g): red for red, g in lowering.absorbed.items()}
+        found = [
+            [*g.members, reducing[k]] if k in reducing else g.members for k, g in groups.items()
+        ]
+        return [members for members in found if len(members) > 1]
+
+    @property
     def source(self) -> str:
         """The generated source (for debugging and the graph view)."""
         return self.lowering.text

@@ -90,6 +90,17 @@ class CudaGraph:
         self.python_nodes: dict[Node, str] = {}  # none: what cannot run is refused
         self.copies: dict[Node, str] = {}
 
+    @property
+    def fused(self) -> list[list[Node]]:
+        """The fused groups of two or more operations, one kernel each (see ``Program``)."""
+        regions, found = [self.graph.body], []
+        while regions:
+            region = regions.pop()
+            groups = find_groups(region, self.uses, _fusable)
+            found += [g.members for g in {id(g): g for g in groups.values()}.values()]
+            regions += [sub for node in region.nodes for sub in node.regions()]
+        return [members for members in found if len(members) > 1]
+
     # --- running ---------------------------------------------------------------------
     def prepare(self, args: Sequence[Any], report: Callable[[str], None] | None = None) -> None:
         """Check there is a GPU and the arguments can go to it (kernels compile when
