@@ -18,6 +18,7 @@ from .explain import explain
 from .grad import check_grad, grad, value_and_grad
 from .graph.ir import Graph, Node, Op, Region
 from .graph.views import register_view
+from .staging.statements import stop_here as breakpoint
 from .timing import Comparison, compare
 from .trace import step
 from .version import __version__ as __version__
@@ -59,6 +60,7 @@ __all__ = [
     "RetracingWarning",
     "StagingError",
     "UndefinedValueError",
+    "breakpoint",
     "check_grad",
     "compare",
     "config",

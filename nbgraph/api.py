@@ -17,7 +17,7 @@ from .config import call_as_python, eagerly, runs_eagerly
 from .convert.calls import Binding, StagedFunction, traced_function
 from .convert.conversion import convert, to_code
 from .errors.boundary import entry_point
-from .errors.exceptions import RetracingWarning
+from .errors.exceptions import BreakpointReached, RetracingWarning
 from .graph.ir import Graph
 from .graph.passes import optimize
 from .graph.pytree import LEAF, flatten
@@ -50,9 +50,11 @@ class Trace:
 
 
 # Registered from the layers above (see ``nbgraph/__init__.py``), which this one does not
-# import: calls on another library's arrays, and how a graph function pickles.
+# import: calls on another library's arrays, how a graph function pickles, and how a
+# call that reached nbgraph.breakpoint() runs again.
 _array_calls: list[tuple[Callable[[tuple, dict], bool], Callable[..., Any]]] = []
 _pickling: list[Callable[[GraphFunction], tuple]] = []
+_stopped_calls: list[Callable[[GraphFunction, tuple, dict], Any]] = []
 
 
 def register_array_call(
@@ -61,6 +63,12 @@ def register_array_call(
     """Run calls whose arguments ``holds`` accepts (another library's arrays, e.g. Dask)
     as ``call(graph_function, args, kwargs)``."""
     _array_calls.append((holds, call))
+
+
+def register_stopped_call(call: Callable[[GraphFunction, tuple, dict], Any]) -> None:
+    """Run a call whose graph reached ``nbgraph.breakpoint()`` again as
+    ``call(graph_function, args, kwargs)`` (the step recorder's)."""
+    _stopped_calls[:] = [call]
 
 
 def register_pickling(reduce: Callable[[GraphFunction], tuple]) -> None:
@@ -104,6 +112,8 @@ class GraphFunction(StagedFunction):
         # Functions Numba compiled for the newest build (0: all loaded from the disk
         # cache; None: a backend that does not count them).
         self.last_compiled: int | None = None
+        # The recording of the last call that reached nbgraph.breakpoint() (a Recording).
+        self.last_recording: Any = None
         self.after_first_call: Callable[[Graph], Any] | None = None  # e.g. show the graph
         # What a new signature traces: the converted Python function unless ``traced``
         # makes another (a gradient's function; a shipped function refuses).
@@ -244,6 +254,15 @@ class GraphFunction(StagedFunction):
         """A call (``__call__`` is the entry point made in ``__init__``)."""
         if self.has_python_function and runs_eagerly():
             return call_as_python(self.python_function, args, kwargs)
+        try:
+            return self._run(args, kwargs)
+        except BreakpointReached:  # (the graph ran on copies of the argument arrays)
+            if _stopped_calls:
+                return _stopped_calls[0](self, args, kwargs)
+            return call_as_python(self.python_function, args, kwargs)
+
+    def _run(self, args: tuple, kwargs: dict) -> Any:
+        """The call run as a graph."""
         if len(args) == self._positional and not kwargs:
             keys = tuple([leaf_key(a) for a in args])  # NumPy or device arrays, scalars
             entry = self.specializations.get((keys, ()))

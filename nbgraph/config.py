@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import sys
+import types
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -80,6 +81,17 @@ def _debugger_attached() -> bool:
 
 def _pdb_here(*args: object, **kwargs: object) -> None:
     """IPython's pdb (a kernel runs IPython) stopped in the frame of breakpoint()."""
-    from IPython.core.debugger import Pdb
+    stop_in(sys._getframe(1))
 
-    Pdb().set_trace(sys._getframe(1))
+
+def stop_in(frame: types.FrameType) -> None:
+    """Stop in ``frame`` as ``breakpoint()`` there would: in the attached debugger,
+    else at a pdb prompt (IPython's where it is installed)."""
+    if _debugger_attached() and sys.breakpointhook is not _pdb_here:
+        sys.breakpointhook()
+        return
+    try:
+        from IPython.core.debugger import Pdb
+    except ImportError:
+        from pdb import Pdb
+    Pdb().set_trace(frame)

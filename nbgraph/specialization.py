@@ -21,7 +21,9 @@ from .backend.failures.numerics import first_non_finite, has_non_finite
 from .backend.failures.sites import site_of
 from .config import config
 from .convert.calls import Binding
-from .graph.ir import Graph, Node
+from .errors.exceptions import BreakpointReached
+from .graph import runtime
+from .graph.ir import Graph, Node, Op
 from .graph.pytree import LEAF, flatten, tree_key, unflatten
 from .graph.runtime import ConsList, in_eager_type
 from .graph.types import ListType, is_device_array, type_of
@@ -53,6 +55,10 @@ class Specialization:
         self.helpers = helpers  # a helper redefined since (a notebook cell run again)
         self.program = program
         self.run = program.run
+        if any(
+            n.op is Op.CALL and n.arg.fn is runtime.breakpoint_effect for n in graph.all_nodes()
+        ):  # a run that stops runs again as Python: on the arguments as they were
+            self.run = lambda leaves: program.run([_copy(leaf) for leaf in leaves])
         self.locates = locates  # the backend tags its errors with the failing node
         # Arguments the function writes into get their final values after the run.
         self.writes = ArgumentWrites(graph, names) if graph.writes else None
@@ -102,6 +108,8 @@ class Specialization:
             self.writes.check(leaves)
         try:
             outputs = self.run(leaves)
+        except BreakpointReached:
+            raise
         except Exception as exc:
             mark_run(exc, self.graph, leaves, self.locates, self.failed)
             raise
@@ -123,6 +131,10 @@ class Specialization:
         for i, found in self.graph.flavors:
             outputs[i] = in_eager_type(outputs[i], [(outputs[j], t) for j, t in found])
         return unflatten(self.graph.out_tree, outputs[: self.own])
+
+
+def _copy(leaf: Any) -> Any:
+    return leaf.copy() if type(leaf) is np.ndarray else leaf
 
 
 # Trace-cache keys: an array's (dtype, ndim); a scalar's (dtype, flavor), fixed per type,

@@ -128,8 +128,10 @@ def _make_list(*args: Any) -> Any:
 def _refuse_breakpoint(*args: Any, **kwargs: Any) -> None:
     raise StagingError(
         "breakpoint() cannot stop a graph: graph mode runs the function's Python code "
-        "once, to trace it, with symbolic values; to stop in it with real values, run it "
-        "as Python: %autograph off (nbgraph.config.run_eagerly = True) or f.eager(...)"
+        "once, to trace it, with symbolic values. nbgraph.breakpoint() stops a graph run "
+        "there and shows it recorded as Python, in the stepper; for pdb, run the "
+        "function as Python: %autograph off (nbgraph.config.run_eagerly = True) or "
+        "f.eager(...)"
     )
 
 

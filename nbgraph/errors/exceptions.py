@@ -50,6 +50,11 @@ class UndefinedValueError(GraphModeError, UnboundLocalError):
     """A variable is used on a path where graph mode cannot give it a value."""
 
 
+class BreakpointReached(Exception):
+    """A graph run reached ``nbgraph.breakpoint()``: the call runs again as Python,
+    recorded, and the stepper opens there (never shown to users)."""
+
+
 class NbgraphPerformanceWarning(UserWarning):
     """Graph mode works but slower than it could (e.g. a backend fell back)."""
 

@@ -33,7 +33,13 @@ from .types import (
 )
 
 EFFECTS = frozenset(
-    {runtime.print_effect, runtime.assert_effect, runtime.raise_effect, runtime.unbound_effect}
+    {
+        runtime.print_effect,
+        runtime.assert_effect,
+        runtime.raise_effect,
+        runtime.unbound_effect,
+        runtime.breakpoint_effect,
+    }
 )
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors.exceptions import BreakpointReached
 from .template import Text
 
 
@@ -149,6 +150,11 @@ def unbound_effect(token: None, unbound: Any, name: str) -> None:
         raise UnboundLocalError(
             f"cannot access local variable '{name}' where it is not associated with a value"
         )
+
+
+def breakpoint_effect(token: None) -> None:
+    """``nbgraph.breakpoint()`` reached while the graph runs (see ``BreakpointReached``)."""
+    raise BreakpointReached()
 
 
 def assert_effect(token: None, cond: Any, *message: Any) -> None:

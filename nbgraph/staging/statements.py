@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..config import stop_in
 from ..errors.exceptions import GraphModeError, StagingError, UndefinedValueError
 from ..graph import runtime
 from ..graph.ir import Op
@@ -23,7 +24,15 @@ from ..source.locations import Loc
 from ..source.origins import frame_location, is_converted, is_passing_call, user_location
 from .flavors import types_of
 from .traced import Traced, call, effect, is_graph_value, lift
-from .tracing import changed_argument, current, given_argument, in_try_here, is_staged, located
+from .tracing import (
+    changed_argument,
+    current,
+    given_argument,
+    in_try_here,
+    is_staged,
+    is_tracing,
+    located,
+)
 
 
 def _has_graph_value(value: Any) -> bool:
@@ -32,6 +41,30 @@ def _has_graph_value(value: Any) -> bool:
     if type(value) in (tuple, list):
         return any(_has_graph_value(v) for v in value)
     return False
+
+
+# Whether the step recorder (a layer above) runs and took this call as the step its
+# stepper opens at; registered from there.
+_recording_stops: list[Callable[[], bool]] = []
+
+
+def register_recording_stop(stop: Callable[[], bool]) -> None:
+    _recording_stops.append(stop)
+
+
+def stop_here() -> None:
+    """``nbgraph.breakpoint()``: stop here with the values of this run.
+
+    In a graph function, a graph run that reaches it runs the call again as Python,
+    recorded line by line, and shows the recording's stepper opened at this line (the
+    call then returns what the Python run returned). Run as Python otherwise (``.eager``,
+    ``%autograph off``), it is ``breakpoint()``: a pdb prompt, or the stepper's stop
+    when recording (``%%step``, ``nbgraph.step``).
+    """
+    if is_tracing():
+        effect(runtime.breakpoint_effect)
+    elif not any(stop() for stop in _recording_stops):
+        stop_in(sys._getframe(1))
 
 
 def print_stmt(

@@ -7,11 +7,14 @@ summaries, and shows as a stepper widget in a notebook.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any
 
+from ..api import GraphFunction, register_stopped_call
 from ..config import eagerly
-from .recorder import Limits, record_run
+from ..staging.statements import register_recording_stop
+from .recorder import Limits, record_run, stop_recording_here
 from .recording import Frame, RecordedError, Recording, Source, Step
 from .summary import ArraySummary, ObjectSummary, Summary
 
@@ -47,3 +50,32 @@ def record(run: Callable[[], Any], limits: Limits | None = None) -> Recording:
     functions called in it run as their Python code."""
     with eagerly():
         return Recording(record_run(run, limits or Limits()))
+
+
+def _stopped_call(fn: GraphFunction, args: tuple, kwargs: dict) -> Any:
+    """A call whose graph reached ``nbgraph.breakpoint()``: run again as Python,
+    recorded, its stepper shown opened at the breakpoint; returns what it returned (or
+    raises what it raised)."""
+    recording = record(lambda: fn.python_function(*args, **kwargs))
+    fn.last_recording = recording
+    _show(recording)
+    if recording.exception is not None:
+        raise recording.exception
+    return recording.result
+
+
+def _show(recording: Recording) -> None:
+    """The stepper in a notebook; a line of text elsewhere."""
+    shell = sys.modules.get("IPython") and sys.modules["IPython"].get_ipython()
+    if shell is not None and getattr(shell, "kernel", None) is not None:
+        from IPython.display import display
+
+        display(recording)
+        return
+    where = recording.steps[recording.stop] if recording.stop is not None else None
+    at = f" at line {where.lineno} of {where.function}" if where is not None else ""
+    print(f"nbgraph.breakpoint() reached{at}: {recording!r} (its .last_recording)")
+
+
+register_recording_stop(stop_recording_here)
+register_stopped_call(_stopped_call)

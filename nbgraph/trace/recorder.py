@@ -59,6 +59,7 @@ class RawRecording:
     exception: BaseException | None
     error_step: list | None  # the step that raised ``exception``
     printed_after: str  # output after the last step
+    stop_step: list | None = None  # where the run called nbgraph.breakpoint() first
 
 
 class Recorder:
@@ -80,6 +81,7 @@ class Recorder:
         self.raised: BaseException | None = None  # the exception propagating now
         self.raised_at: list | None = None  # the step that raised it
         self.previous_tracer: Any = None
+        self.stop_step: list | None = None
 
     # ------------------------------------------------------------------ running
 
@@ -89,14 +91,24 @@ class Recorder:
         stdout = sys.stdout
         sys.stdout = _Tee(stdout, self.printed, self._printing)
         sys.settrace(self._on_call)
+        _running.append(self)
         try:
             result = run()
         except BaseException as exc:
             exception = exc
         finally:
+            _running.pop()
             sys.settrace(self.previous_tracer)
             sys.stdout = stdout
         return self._finish(result, exception)
+
+    def stop(self, frame: types.FrameType | None) -> None:
+        """Note the step ``frame`` (or the nearest recorded frame calling it) is at as
+        where the run stopped (``nbgraph.breakpoint()``), if none is noted yet."""
+        while frame is not None and frame not in self.states:
+            frame = frame.f_back
+        if self.stop_step is None and frame is not None:
+            self.stop_step = self.states[frame].last
 
     def _on_call(self, frame: types.FrameType, event: str, arg: Any) -> Any:
         """The global tracer: gives the user's frames their local tracer."""
@@ -396,7 +408,9 @@ class Recorder:
         self.states.clear()
         self.raised = self.raised_at = None
         printed, self.printed[:] = "".join(self.printed), []
-        return RawRecording(self.steps, self.notes, result, exception, error_step, printed)
+        return RawRecording(
+            self.steps, self.notes, result, exception, error_step, printed, self.stop_step
+        )
 
     def _error_step(self, exception: BaseException) -> list | None:
         """A step at the user's line that raised ``exception``, from its traceback (when
@@ -467,6 +481,18 @@ class _Tee:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
+
+
+_running: list[Recorder] = []  # the recorders running now, innermost last
+
+
+def stop_recording_here() -> bool:
+    """``nbgraph.breakpoint()`` run while recording: its step is where the stepper
+    opens (True), or no recording runs (False)."""
+    if not _running:
+        return False
+    _running[-1].stop(sys._getframe(1))
+    return True
 
 
 def record_run(

@@ -124,6 +124,7 @@ class Recording:
         self.frames: list[Frame] = []
         self.steps: list[Step] = []
         self.error: RecordedError | None = None
+        self.stop: int | None = None  # the step where nbgraph.breakpoint() was called
         # (step, frame, name, summary or None for unbound), in step order
         self.changes: list[tuple[int, int, str, Summary | None]] = []
         self._build(raw, dict(cell_ids or {}))
@@ -163,6 +164,8 @@ class Recording:
                 self.changes.append((index, changed.index, name, summary))
             if step is raw.error_step:
                 self.error = RecordedError(index, step[RAISED] or "")
+            if step is raw.stop_step:
+                self.stop = index
         if skipped_iterations:
             self.notes.insert(
                 0,

@@ -34,6 +34,8 @@ class Stepper(anywidget.AnyWidget):
 
     def __init__(self, recording: Recording) -> None:
         start = recording.error.step if recording.error is not None else 0
+        if recording.stop is not None:  # nbgraph.breakpoint()
+            start = recording.stop
         super().__init__(recording=recording.to_json(), step=start)
         self._text = f"nbgraph stepper: {recording!r}"
 

@@ -117,7 +117,7 @@ def _block(rng: random.Random, depth: int) -> list[str]:
 
 
 def _program(rng: random.Random) -> str:
-    body = ["s = 0.0"] + _block(rng, 0) + ["print('end', s)", "return s"]
+    body = ["s = 0.0", *_block(rng, 0), "print('end', s)", "return s"]
     return "def f(x, n, k):\n" + "".join(f"    {line}\n" for line in body)
 
 

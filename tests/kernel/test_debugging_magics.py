@@ -91,3 +91,42 @@ def test_compare_diff_names_the_line_and_iteration_in_the_cell(kernel):  # noqa:
         kernel, "_d = %compare --diff -o running(np.arange(4.0), 3)\nprint(_d)"
     )
     assert "agrees with eager code" in printed, content
+
+
+STOPPING = """
+%%autograph
+def settle(x, n):
+    level = 0.0
+    for i in range(n):
+        level = 0.5 * level + x[i]
+        if level > 3.0:
+            ng.breakpoint()
+    return level
+"""
+
+
+def test_breakpoint_opens_the_stepper_at_its_line(kernel):  # noqa: F811
+    assert run(kernel, SETUP + "import nbgraph as ng")[0]["status"] == "ok"
+    assert run(kernel, STOPPING)[0]["status"] == "ok"
+    content, prompts, printed = run(
+        kernel,
+        "value = settle(np.arange(6.0), 6)\n"
+        "r = settle.last_recording\n"
+        "print(value, r.steps[r.stop].lineno, r.widget().step == r.stop)",
+    )
+    assert content["status"] == "ok" and not prompts, content
+    assert printed.split() == [repr(float(_settle(6))), "7", "True"]
+    # Run as Python (%autograph off), it is a pdb prompt in the function's frame.
+    content, prompts, printed = run(
+        kernel, "%autograph off\nprint(settle(np.arange(6.0), 5))", ("p i", "q")
+    )
+    assert prompts and "3" in printed.split(), printed  # level passes 3.0 at i == 3
+    assert content["ename"] == "BdbQuit"
+    assert run(kernel, "%autograph on")[0]["status"] == "ok"
+
+
+def _settle(n: int) -> float:
+    level = 0.0
+    for i in range(n):
+        level = 0.5 * level + i
+    return level
