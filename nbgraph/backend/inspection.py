@@ -33,15 +33,20 @@ class ValueSummary:
     runs: int  # how many times the node ran (more than once inside loops)
     shape: tuple[int, ...] | None = None  # arrays only
     dtype: str | None = None
-    min: float | None = None  # real numbers and booleans only
+    min: float | None = None  # of the finite real numbers (and booleans) only
     max: float | None = None
     mean: float | None = None
+    nan: int = 0  # how many elements are NaN, and how many infinite
+    inf: int = 0
 
     def brief(self) -> str:
         """One short line for a node's label."""
-        if self.shape is None or self.min is None:
-            return self.text
-        return f"{self.text} min {self.min:.4g} max {self.max:.4g} mean {self.mean:.4g}"
+        text = self.text
+        if self.shape is not None and self.min is not None:
+            text += f" min {self.min:.4g} max {self.max:.4g} mean {self.mean:.4g}"
+        return text + "".join(
+            f" {n} {kind}" for n, kind in ((self.nan, "NaN"), (self.inf, "Inf")) if n
+        )
 
     def to_json(self) -> dict[str, Any]:
         """As plain JSON, which has no NaN or infinity: those as text."""
@@ -58,17 +63,24 @@ def summarize(value: Any, runs: int = 1) -> ValueSummary:
         return ValueSummary(text, runs)
     array = np.asarray(value)
     shape = tuple(array.shape) if isinstance(value, np.ndarray) else None
-    if array.size == 0 or array.dtype.kind not in "biuf":
-        return ValueSummary(text, runs, shape, str(array.dtype))
-    numbers = array.astype(np.float64)
+    dtype = str(array.dtype)
+    nan = inf = 0
+    if array.dtype.kind in "fc":
+        nan, inf = int(np.isnan(array).sum()), int(np.isinf(array).sum())
+    numbers = array.astype(np.float64)[np.isfinite(array)] if array.dtype.kind == "f" else array
+    if numbers.size == 0 or array.dtype.kind not in "biuf":
+        return ValueSummary(text, runs, shape, dtype, nan=nan, inf=inf)
+    numbers = numbers.astype(np.float64)
     return ValueSummary(
         text,
         runs,
         shape,
-        str(array.dtype),
+        dtype,
         float(numbers.min()),
         float(numbers.max()),
         float(numbers.mean()),
+        nan,
+        inf,
     )
 
 
@@ -85,8 +97,9 @@ def inspected(graph: Graph, leaves: Sequence[Any]) -> Graph:
         runs[node] += 1
 
     failed = None
-    try:  # what the function prints is not the point here
-        with contextlib.redirect_stdout(io.StringIO()):
+    try:  # what the function prints, and NumPy's warnings, are not the point here:
+        # the values show their NaN and Inf counts
+        with contextlib.redirect_stdout(io.StringIO()), np.errstate(all="ignore"):
             RecordingInterpreter(graph, record).run(leaves)
     except Exception as exc:
         site = site_of(exc)

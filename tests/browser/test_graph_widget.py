@@ -1,12 +1,12 @@
 """The graph widget in JupyterLab: fold and unfold a loop, select a node, see its
 details, its line in the cell and ``widget.selected`` in the kernel; search; a layout
-made in the browser."""
+made in the browser; the nodes holding a NaN found by searching "nan"."""
 
 import re
 
 from notebook_page import NotebookPage
 
-DEFINE, VIEW, BROWSER_LAYOUT = 1, 2, 3  # cells of notebooks/graph_widget.ipynb
+DEFINE, VIEW, BROWSER_LAYOUT, NAN = 1, 2, 3, 4  # cells of notebooks/graph_widget.ipynb
 IF_LINE = 8  # `if n % 2 == 0:` in the DEFINE cell
 
 
@@ -49,3 +49,15 @@ def test_graph_widget(page, lab_url, tmp_path):
     other = notebook.cell(BROWSER_LAYOUT)
     other.locator("g.node", has_text="int 27").wait_for()
     other.screenshot(path=tmp_path / "browser_layout.png")
+
+    # A zero row: its norm's division makes the NaNs; searching "nan" finds the nodes.
+    nan = notebook.cell(NAN)
+    search = nan.locator("input[type=search]")
+    search.fill("nan")
+    nan.locator("text=1 found").wait_for()
+    assert nan.locator("g.node.nbgraph-graph-match").count() == 1
+    search.press("Enter")  # the first one found: its details
+    panel = nan.locator(".nbgraph-graph-panel")
+    panel.locator("h4", has_text="/").wait_for()
+    assert "2 NaN" in panel.inner_text()
+    nan.screenshot(path=tmp_path / "nan_search.png")

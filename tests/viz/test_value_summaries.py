@@ -26,10 +26,14 @@ def test_summaries_of_values():
     assert summarize(np.zeros((0, 3))).min is None
     assert summarize(np.array([1j])).min is None
     assert summarize([1, 2]).brief() == "list of 2"
-    with_nan = summarize(np.array([1.0, np.nan, np.inf])).to_json()
-    assert (with_nan["min"], with_nan["max"], with_nan["mean"]) == ("nan", "nan", "nan")
-    assert summarize(np.array([1.0, np.inf])).to_json()["max"] == "inf"
-    json.dumps(with_nan, allow_nan=False)  # as Jupyter's messages are sent
+    # NaNs and infinities are counted; the statistics are of the finite values.
+    odd = summarize(np.array([1.0, np.nan, np.inf, -np.inf, 3.0]))
+    assert (odd.min, odd.max, odd.mean, odd.nan, odd.inf) == (1.0, 3.0, 2.0, 1, 2)
+    assert odd.brief() == "float64[5] min 1 max 3 mean 2 1 NaN 2 Inf"
+    only_nan = summarize(np.array([np.nan, np.nan]))
+    assert only_nan.min is None and only_nan.brief() == "float64[2] 2 NaN"
+    assert summarize(np.complex128(complex(np.nan, 1))).nan == 1
+    json.dumps(odd.to_json(), allow_nan=False)  # as Jupyter's messages are sent
 
 
 def test_inspected_graph_has_each_nodes_last_value():

@@ -60,8 +60,9 @@ function loadGraphviz(model) {
   return globalThis.__nbgraphGraphviz;
 }
 
-// Which nodes a search finds: "%7" or "7" (name, or line 7), "line 7" / "L7", or a
-// piece of the op's name ("sum", "getitem", "while").
+// Which nodes a search finds: "%7" or "7" (name, or line 7), "line 7" / "L7", a piece
+// of the op's name ("sum", "getitem", "while"), or "nan" / "inf": the nodes whose
+// inspected value holds one.
 function search(nodes, text) {
   const query = text.trim().toLowerCase();
   if (!query) return [];
@@ -75,10 +76,15 @@ function search(nodes, text) {
       ? at === Number(line[1])
       : number
         ? info.name === `%${number[1]}` || at === Number(number[1])
-        : info.op.toLowerCase().includes(query) || info.kind === query;
+        : info.op.toLowerCase().includes(query) || info.kind === query || holds(info, query);
     if (hit) found.push(id);
   }
   return found;
+}
+
+function holds(info, query) {
+  const value = info.value;
+  return Boolean(value) && ((query === "nan" && value.nan > 0) || (query === "inf" && value.inf > 0));
 }
 
 function render({ model, el: host }) {
@@ -299,7 +305,8 @@ function render({ model, el: host }) {
       const stats = v.min === null ? ""
         : `  min ${num(v.min)}  max ${num(v.max)}  mean ${num(v.mean)}`;
       const runs = v.runs > 1 ? `  (last of ${v.runs} runs)` : "";
-      row("value", `${v.text}${stats}${runs}`);
+      const odd = (v.nan ? `  ${v.nan} NaN` : "") + (v.inf ? `  ${v.inf} Inf` : "");
+      row("value", `${v.text}${stats}${odd}${runs}`);
     } else if (model.get("has_values")) {
       row("value", "did not run");
     }
