@@ -176,7 +176,7 @@ class GraphFunction(StagedFunction):
             converted = self.traced()
             stage("tracing")
             converted_at = time.perf_counter()
-            graph, helpers = self._trace(converted, bound)
+            graph, helpers = self._trace(converted, bound, names)
             stage("generating code")
             traced_at = time.perf_counter()
             program = compile_graph(graph, self.backend, self.parallel)
@@ -222,8 +222,11 @@ class GraphFunction(StagedFunction):
                 names += [f"{name} (leaf {k + 1} of {count})" for k in range(count)]
         return names
 
-    def _trace(self, converted: Callable, bound: Bound) -> tuple[Graph, list[Binding]]:
-        """The optimised graph, and the user's functions it called (see ``Binding``)."""
+    def _trace(
+        self, converted: Callable, bound: Bound, names: Sequence[str] = ()
+    ) -> tuple[Graph, list[Binding]]:
+        """The optimised graph, and the user's functions it called (see ``Binding``);
+        ``names``: the argument leaves' names, which the graph's parameters carry."""
         fn = self.python_function
         static_values = dict(bound.statics)
 
@@ -232,7 +235,7 @@ class GraphFunction(StagedFunction):
             return converted(*call.args, **call.kwargs)
 
         with traced_function(fn) as helpers:
-            graph = trace(fn.__name__, with_statics, bound.args, bound.kwargs)
+            graph = trace(fn.__name__, with_statics, bound.args, bound.kwargs, names)
         self.trace_count += 1
         return optimize(graph), helpers
 

@@ -73,8 +73,9 @@ class Region:
     params: list[Node] = field(default_factory=list)
     nodes: list[Node] = field(default_factory=list)
     results: tuple[Node, ...] = ()
-    # Loop bodies: the user's variable per param (None for what conversion added), and
-    # how many iterations ran unrolled while tracing before the loop became a graph loop.
+    # The user's variable per param (None for what conversion added): a loop body's, and
+    # the function's arguments in its top region; and, for a loop body, how many
+    # iterations ran unrolled while tracing before the loop became a graph loop.
     names: tuple[str | None, ...] = ()
     unrolled: int = 0
 

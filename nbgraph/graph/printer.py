@@ -29,7 +29,8 @@ def format_graph(graph: Graph) -> str:
 
     def region(r: Region, indent: str) -> None:
         if r.params:
-            lines.append(f"{indent}params {', '.join(name(p) for p in r.params)}")
+            named = [f"{name(p)} ({n})" if n else name(p) for p, n in zip_names(r)]
+            lines.append(f"{indent}params {', '.join(named)}")
         for node in r.nodes:
             where = (
                 ""
@@ -44,6 +45,12 @@ def format_graph(graph: Graph) -> str:
 
     region(graph.body, "  ")
     return "\n".join(lines)
+
+
+def zip_names(region: Region) -> list[tuple[Node, str | None]]:
+    """A region's params with the user's variable of each (None where unknown)."""
+    names = list(region.names)
+    return [(p, names[k] if k < len(names) else None) for k, p in enumerate(region.params)]
 
 
 def _region_names(node: Node) -> tuple[str, ...]:

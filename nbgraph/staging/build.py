@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors.exceptions import StagingError
@@ -16,8 +16,11 @@ from .tracing import argument_containers, changed_argument, check_visible, top_r
 from .undefined import check_defined
 
 
-def trace(name: str, converted: Callable, args: tuple, kwargs: dict) -> Graph:
-    """Trace ``converted(*args, **kwargs)``: numbers and arrays become parameters.
+def trace(
+    name: str, converted: Callable, args: tuple, kwargs: dict, names: Sequence[str] = ()
+) -> Graph:
+    """Trace ``converted(*args, **kwargs)``: numbers and arrays become parameters, named
+    ``names`` (the user's names of the argument leaves, where known).
 
     An argument array the function writes into (in place, through an alias or a view)
     is left with a new value: the graph returns it after the function's own results
@@ -28,6 +31,8 @@ def trace(name: str, converted: Callable, args: tuple, kwargs: dict) -> Graph:
     leaves, in_tree = flatten((args, kwargs))
     with top_region() as top:
         params = [wrap(top.add_param(type_of(leaf))) for leaf in leaves]
+        if len(names) == len(params):
+            top.region.names = tuple(names)
         for param in params:
             param.argument = True
         call_args, call_kwargs = unflatten(in_tree, params)

@@ -320,16 +320,19 @@ class _Drawing:
 
 
 def variable_names(graph: Graph) -> dict[Node, str]:
-    """The user's variable of each loop parameter (a loop's test and body take the
-    same variables, named in the body)."""
-    return {
-        param: name
+    """The user's variable of each parameter: the function's arguments, and each
+    loop's variables (a loop's test and body take the same variables, named in the
+    body)."""
+    names = {p: name for p, name in zip(graph.body.params, graph.body.names) if name}
+    names.update(
+        (param, name)
         for node in graph.all_nodes()
         if node.op is Op.WHILE
         for region in node.regions()
         for param, name in zip(region.params, node.arg[1].names)
         if name
-    }
+    )
+    return names
 
 
 def _html(text: str) -> str:

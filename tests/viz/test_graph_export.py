@@ -41,7 +41,7 @@ def test_graph_output_in_a_kernel_and_in_exported_html(tmp_path):
     (output,) = notebook.cells[1].outputs
     data = output["data"]
     assert set(data) == {"application/vnd.jupyter.widget-view+json", "image/svg+xml", "text/plain"}
-    assert data["text/plain"].startswith("graph clipped_sum\n  params %0, %1")
+    assert data["text/plain"].startswith("graph clipped_sum\n  params %0 (x), %1 (limit)")
     assert '<g id="cluster_' in data["image/svg+xml"]
     (printed,) = notebook.cells[2].outputs
     assert printed["text"] == "Cell In[1], line 9, in clipped_sum | if v > limit:\n"
