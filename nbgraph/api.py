@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import functools
 import inspect
+import logging
 import time
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, overload
 
 from .backend import BACKENDS, compile_graph
 from .backend.failures.mapping import user_error
@@ -48,6 +49,9 @@ class Trace:
     build: dict[str, float]  # (the first run's time joins it after the run)
     entry: Specialization
 
+
+# Build, cache and retrace messages (Python's logging; see the README's "Settings").
+log = logging.getLogger("nbgraph")
 
 # Registered from the layers above (see ``nbgraph/__init__.py``), which this one does not
 # import: calls on another library's arrays, how a graph function pickles, and how a
@@ -135,6 +139,10 @@ class GraphFunction(StagedFunction):
             {"__call__": staticmethod(entry), "__module__": __name__},
         )
 
+    if TYPE_CHECKING:  # (each instance's class gets its entry point as __call__)
+
+        def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
+
     def __repr__(self) -> str:
         return f"<nbgraph.function {self.python_function.__qualname__} ({self.backend})>"
 
@@ -193,12 +201,17 @@ class GraphFunction(StagedFunction):
             graph, program, self.backend == "interpret", helpers, names, self.check_numerics
         )
         self.traces.append(Trace(describe_key(key), reason, self.last_build, entry))
+        _log_build(self.__name__, self.traces[-1], self.last_compiled)
         if len(self.traces) == RETRACE_WARNING_AT:
-            warnings.warn(
+            message = (
                 f"{self.__name__} has been traced {len(self.traces)} times, each compiled "
                 f"anew; this time because {reason}. Give the changing argument one type, "
                 "or make it static (static_argnames) if it takes few values; "
-                f"nbgraph.explain({self.__name__}) lists every trace and its cause",
+                f"nbgraph.explain({self.__name__}) lists every trace and its cause"
+            )
+            log.warning(message)
+            warnings.warn(
+                message,
                 RetracingWarning,
                 stacklevel=4,  # the user's call (through _call and the entry point)
             )
@@ -302,6 +315,22 @@ class GraphFunction(StagedFunction):
         return functools.partial(self, instance)
 
 
+def _log_build(name: str, trace: Trace, compiled: int | None) -> None:
+    """One line per build on the ``nbgraph`` logger: what was traced and why, the
+    seconds per stage, and whether Numba compiled or loaded it from the disk cache."""
+    stages = ", ".join(f"{stage} {seconds:.3f} s" for stage, seconds in trace.build.items())
+    cache = (
+        ""
+        if compiled is None
+        else "; loaded from the disk cache"
+        if compiled == 0
+        else f"; Numba compiled {compiled} functions"
+    )
+    log.info(
+        "%s traced for %s: %s; built (%s)%s", name, trace.signature, trace.reason, stages, cache
+    )
+
+
 def _call_error(fn: Callable, args: tuple, kwargs: dict) -> TypeError:
     """The TypeError Python raises for calling ``fn`` with these arguments (wrong count or
     names), word for word: a body-less function with ``fn``'s signature is called."""
@@ -322,14 +351,36 @@ def _call_error(fn: Callable, args: tuple, kwargs: dict) -> TypeError:
     return TypeError(f"{fn.__qualname__}() got arguments it cannot take")
 
 
+@overload
 def function(
-    fn: Callable | None = None,
+    fn: Callable[..., Any],
+    *,
+    backend: str = ...,
+    static_argnames: Sequence[str] = ...,
+    parallel: bool = ...,
+    check_numerics: bool = ...,
+) -> GraphFunction: ...
+
+
+@overload
+def function(
+    fn: None = None,
+    *,
+    backend: str = ...,
+    static_argnames: Sequence[str] = ...,
+    parallel: bool = ...,
+    check_numerics: bool = ...,
+) -> Callable[[Callable[..., Any]], GraphFunction]: ...
+
+
+def function(
+    fn: Callable[..., Any] | None = None,
     *,
     backend: str = DEFAULT_BACKEND,
     static_argnames: Sequence[str] = (),
     parallel: bool = False,
     check_numerics: bool = False,
-) -> Any:
+) -> GraphFunction | Callable[[Callable[..., Any]], GraphFunction]:
     """Make ``fn`` a graph function (decorator, with or without options).
     ``check_numerics=True``: a call whose results hold a NaN or an infinity raises
     ``FloatingPointError`` at the line that made the first one from finite values."""

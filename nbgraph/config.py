@@ -13,6 +13,11 @@ environment variable, and changed by assigning its attribute.
   the first of them from finite values (``nbgraph.function(f, check_numerics=True)``
   and ``%%autograph --check-numerics`` for one function; see
   ``backend/failures/numerics.py``).
+
+Read where they act, and listed with these in the README's "Settings":
+``NBGRAPH_TRACEBACK=full`` (tracebacks keep nbgraph's own frames, ``errors/frames.py``)
+and ``NBGRAPH_CACHE_DIR`` (where compiled graphs live, ``source/cache.py``); build and
+retrace messages go to the ``nbgraph`` logger.
 """
 
 from __future__ import annotations

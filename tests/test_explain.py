@@ -5,6 +5,7 @@ actual cause."""
 
 from __future__ import annotations
 
+import logging
 import os
 import warnings
 
@@ -131,3 +132,21 @@ def test_the_interpret_backend_fuses_nothing():
     f = ng.function(fusable, backend="interpret")
     f(np.ones(4), np.ones(4))
     assert "fused" not in repr(ng.explain(f))
+
+
+def test_builds_and_retraces_go_to_the_nbgraph_logger(caplog):
+    caplog.set_level(logging.INFO, logger="nbgraph")
+    f = ng.function(scaled)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ng.RetracingWarning)
+        for dtype in [np.float64, np.float32, np.int64, np.int32, np.int16, np.int8]:
+            f(np.ones(3, dtype), 2)
+    records = [r for r in caplog.records if r.name == "nbgraph"]
+    builds = [r.getMessage() for r in records if r.levelno == logging.INFO]
+    assert len(builds) == 6
+    assert builds[0].startswith("scaled traced for (float64 1-d array, Python int): first call")
+    assert "x is a float32 1-d array (before: float64 1-d array)" in builds[1]
+    assert all("built (convert" in b for b in builds)
+    assert all("from the disk cache" in b or "Numba compiled" in b for b in builds)
+    (retrace,) = [r.getMessage() for r in records if r.levelno == logging.WARNING]
+    assert "traced 6 times" in retrace and "x is a int8 1-d array" in retrace
