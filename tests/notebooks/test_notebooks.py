@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import functools
 import re
 from pathlib import Path
@@ -9,9 +10,11 @@ from pathlib import Path
 import nbformat
 import pytest
 from nbclient import NotebookClient
+from nbconvert import HTMLExporter
 
 NOTEBOOKS_DIR = Path(__file__).resolve().parents[2] / "notebooks"
 NOTEBOOKS = sorted(NOTEBOOKS_DIR.glob("*.ipynb"))
+WIDGET = "application/vnd.jupyter.widget-view+json"
 
 
 @functools.cache
@@ -109,3 +112,36 @@ def test_tour_debugging_section():
     (switched,) = [c for c in cells if "%autograph off" in c.source]
     printed = stream_text(switched)
     assert "run_eagerly = True" in printed and "nan" in printed and "run_eagerly = False" in printed
+
+
+def test_tour_exports_to_html_with_static_outputs():
+    """Saved as JupyterLab saves by default (no widget state) and exported with
+    nbconvert, every widget output shows a static version: graphs as SVG, recordings as
+    their source with the last step marked, %compare as its table and chart."""
+    notebook = copy.deepcopy(execute(NOTEBOOKS_DIR / "tour.ipynb"))
+    notebook.metadata.pop("widgets", None)
+    outputs = [o for c in notebook.cells if c.cell_type == "code" for o in c.outputs]
+    widgets = [o for o in outputs if WIDGET in o.get("data", {})]
+    assert widgets
+    for output in widgets:  # a static version beside each widget
+        assert {"image/svg+xml", "text/html"} & set(output["data"]), set(output["data"])
+    html, _ = HTMLExporter().from_notebook_node(notebook)
+    assert "widget-view" not in html  # no placeholder of a widget that cannot show
+    graphs = [o for o in widgets if "image/svg+xml" in o["data"]]
+    assert graphs
+    assert html.count('data-mime-type="image/svg+xml"') >= len(graphs)
+    (recording,) = [o for o in widgets if "nbgraph stepper" in o["data"].get("text/html", "")]
+    assert "(the last step)" in recording["data"]["text/html"]
+    assert "<b>nbgraph stepper</b>, step" in html and "(the last step)</p>" in html
+    assert re.search(r'<span style="background:#fde68a">▶ +\d+  steps</span>', html)
+    compared = [
+        o
+        for c in notebook.cells
+        if c.cell_type == "code" and c.source.startswith("%compare -r")
+        for o in c.outputs
+        if "nbgraph-compare" in o.get("data", {}).get("text/html", "")
+    ]
+    assert len(compared) >= 5
+    for output in compared:  # the table and its bar chart
+        assert "<table" in output["data"]["text/html"] and "<svg" in output["data"]["text/html"]
+    assert html.count("<table") >= len(compared) and html.count("<svg") >= len(compared)
