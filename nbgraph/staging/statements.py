@@ -22,6 +22,7 @@ from ..graph.pytree import is_dataclass_instance
 from ..graph.template import Text
 from ..source.locations import Loc
 from ..source.origins import frame_location, is_converted, is_passing_call, user_location
+from ..source.user_code import is_own_code
 from .flavors import types_of
 from .traced import Traced, call, effect, is_graph_value, lift
 from .tracing import (
@@ -293,19 +294,22 @@ _DEFERRED_ERRORS = (
 
 def user_error_location(exc: Exception) -> Loc | None:
     """Where the user's own code raised ``exc`` while tracing, if it is an error eager
-    code raises at that point (not one of nbgraph's refusals and limitations, which
-    are raised now)."""
+    code raises at that point: raised by the user's code or by a library it called
+    (not one of nbgraph's refusals and limitations, which are raised now)."""
     if (
         not isinstance(exc, _DEFERRED_ERRORS)
         or not getattr(exc, "deferrable", True)
         or (isinstance(exc, GraphModeError) and not isinstance(exc, UndefinedValueError))
     ):
         return None
-    frames = [frame for frame, _ in traceback.walk_tb(exc.__traceback__)]
-    if frames and is_passing_call(frames[-1].f_code):  # a built-in the user's code called
-        frames.pop()
-    if frames and is_converted(frames[-1].f_code):
-        return frame_location(frames[-1])
+    # The innermost frame of the user's code, below which only a library (NumPy, or a
+    # built-in through converted_call) ran: its error, on values known while tracing.
+    for frame, _ in reversed(list(traceback.walk_tb(exc.__traceback__))):
+        code = frame.f_code
+        if is_converted(code):
+            return frame_location(frame)
+        if is_own_code(code) and not is_passing_call(code):
+            break  # nbgraph's own: a refusal or a limitation
     return exc.loc if isinstance(exc, UndefinedValueError) else None
 
 
