@@ -91,12 +91,10 @@ def _pdb_here(*args: object, **kwargs: object) -> None:
 
 def stop_in(frame: types.FrameType) -> None:
     """Stop in ``frame`` as ``breakpoint()`` there would: in the attached debugger,
-    else at a pdb prompt (IPython's where it is installed)."""
+    else at IPython's pdb prompt."""
     if _debugger_attached() and sys.breakpointhook is not _pdb_here:
         sys.breakpointhook()
         return
-    try:
-        from IPython.core.debugger import Pdb
-    except ImportError:
-        from pdb import Pdb
+    from IPython.core.debugger import Pdb
+
     Pdb().set_trace(frame)
