@@ -21,7 +21,13 @@ from ..graph.passes.dce import may_raise
 from ..graph.pytree import is_dataclass_instance
 from ..graph.template import Text
 from ..source.locations import Loc
-from ..source.origins import frame_location, is_converted, is_passing_call, user_location
+from ..source.origins import (
+    frame_location,
+    is_converted,
+    is_passing_call,
+    register_passing_call,
+    user_location,
+)
 from ..source.user_code import is_own_code
 from .flavors import types_of
 from .traced import Traced, call, effect, is_graph_value, lift
@@ -216,6 +222,12 @@ def setitem(target: Any, index: Any, value: Any) -> Any:
         return call(runtime.setitem, lift(target), index, value)
     target[index] = value
     return target
+
+
+# They do the user's item assignment or append on Python values as Python does: an
+# error raised in their own frame is the user's statement's (see user_error_location).
+for _passing in (setitem, list_append):
+    register_passing_call(_passing.__code__)
 
 
 def contains(container: Any, item: Any) -> Any:
