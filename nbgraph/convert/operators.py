@@ -21,7 +21,7 @@ from ..staging.statements import (
     setitem,
 )
 from ..staging.traced import is_graph_value
-from ..staging.tracing import try_block
+from ..staging.tracing import finally_block, try_block
 from ..staging.undefined import Undefined, UndefinedReturn, check_defined, deleted
 from .calls import converted_call
 from .conversion import use_runtime
@@ -60,6 +60,7 @@ __all__ = [
     "contains",
     "converted_call",
     "deleted",
+    "finally_block",
     "for_stmt",
     "fstring",
     "if_exp",

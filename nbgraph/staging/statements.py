@@ -125,8 +125,8 @@ def raise_stmt(exc: Any) -> None:
     if isinstance(exc, type):
         exc = exc()
     deferred = isinstance(exc, DeferredException)
-    if not deferred and in_try_here():  # the try's except clauses see it on this path
-        raise exc
+    if not deferred and in_try_here():  # the try's except or finally clauses see it
+        raise exc  # (and, uncaught, it is staged where it is: see user_error_location)
     if not is_staged() and not something_happened():
         if deferred:
             raise StagingError(
@@ -224,9 +224,9 @@ def setitem(target: Any, index: Any, value: Any) -> Any:
     return target
 
 
-# They do the user's item assignment or append on Python values as Python does: an
-# error raised in their own frame is the user's statement's (see user_error_location).
-for _passing in (setitem, list_append):
+# They do the user's item assignment, append or raise on Python values as Python does:
+# an error raised in their own frame is the user's statement's (user_error_location).
+for _passing in (setitem, list_append, raise_stmt):
     register_passing_call(_passing.__code__)
 
 
@@ -308,7 +308,9 @@ def user_error_location(exc: Exception) -> Loc | None:
     """Where the user's own code raised ``exc`` while tracing, if it is an error eager
     code raises at that point: raised by the user's code or by a library it called
     (not one of nbgraph's refusals and limitations, which are raised now)."""
-    if (
+    frames = [frame for frame, _ in traceback.walk_tb(exc.__traceback__)]
+    raised = bool(frames) and frames[-1].f_code is raise_stmt.__code__  # the user's raise
+    if not raised and (
         not isinstance(exc, _DEFERRED_ERRORS)
         or not getattr(exc, "deferrable", True)
         or (isinstance(exc, GraphModeError) and not isinstance(exc, UndefinedValueError))
@@ -316,7 +318,7 @@ def user_error_location(exc: Exception) -> Loc | None:
         return None
     # The innermost frame of the user's code, below which only a library (NumPy, or a
     # built-in through converted_call) ran: its error, on values known while tracing.
-    for frame, _ in reversed(list(traceback.walk_tb(exc.__traceback__))):
+    for frame in reversed(frames):
         code = frame.f_code
         if is_converted(code):
             return frame_location(frame)

@@ -152,9 +152,22 @@ def try_block(line: int) -> Iterator[None]:
         _state.try_regions.pop()
 
 
+@contextlib.contextmanager
+def finally_block() -> Iterator[None]:
+    """Trace the body of a try statement with a finally clause and no except clause: a
+    raise there is raised while tracing, so that the finally clause's statements are
+    traced before it (see ``statements.raise_stmt``)."""
+    _state.try_regions.append(_state.builder)
+    try:
+        yield
+    finally:
+        _state.try_regions.pop()
+
+
 def in_try_here() -> bool:
     """Whether tracing is in the body of a try statement, in the region the try is in
-    (so an exception raised now is one its except clauses would catch on this path)."""
+    (so an exception raised now is one its except or finally clauses see on this
+    path)."""
     return bool(_state.try_regions) and _state.try_regions[-1] is _state.builder
 
 

@@ -4,8 +4,9 @@
 name fail while graph mode traces the function, but eager code fails there only when
 it gets there: after the prints before it, after a run-time error earlier in the
 function (``x[5]``), after a ``raise`` on an earlier path, and only if the loop or the
-branch that holds it runs at all. Graph mode stages such an error as a raise at its
-place (``staging/statements.py``, ``raise_when_run``). Besides hand-written programs,
+branch that holds it runs at all; and a ``raise`` in a ``try`` body comes after its
+``finally`` clause. Graph mode stages such an error as a raise at its place
+(``staging/statements.py``, ``raise_when_run``). Besides hand-written programs,
 a seeded generator puts such errors at the top level, in graph loops that run 0, 1 or
 3 times and in graph branches, around prints, run-time errors and raises.
 """
@@ -65,6 +66,27 @@ def undefined_name_in_a_while(x):
     return x
 
 
+def raise_in_try_with_finally(x, n):
+    print("before")
+    try:
+        total = x[0] * n
+        raise KeyError("always")
+    finally:
+        print("finally", n)
+    return total
+
+
+def own_error_in_try_with_finally_in_a_loop(x, n):
+    s = 0.0
+    for i in range(n):
+        try:
+            s += x[i]
+            raise RuntimeError("stop")
+        finally:
+            print("finally", i, s)
+    return s
+
+
 @pytest.mark.parametrize(
     "fn, args",
     [
@@ -78,6 +100,9 @@ def undefined_name_in_a_while(x):
         (after_a_staged_raise, (X, 1000)),
         (undefined_name_in_a_while, (X,)),
         (undefined_name_in_a_while, (X * 10,)),
+        (raise_in_try_with_finally, (X, 2)),
+        (own_error_in_try_with_finally_in_a_loop, (X, 0)),
+        (own_error_in_try_with_finally_in_a_loop, (X, 2)),
     ],
     ids=lambda v: getattr(v, "__name__", ""),
 )
