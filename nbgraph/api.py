@@ -271,36 +271,32 @@ class GraphFunction(StagedFunction):
         if self.has_python_function and runs_eagerly():
             return call_as_python(self.python_function, args, kwargs)
         try:
-            return self._run(args, kwargs)
+            if len(args) == self._positional and not kwargs:
+                keys = tuple([leaf_key(a) for a in args])  # NumPy or device arrays, scalars
+                entry = self.specializations.get((keys, ()))
+                if entry is not None and not (entry.helpers and entry.out_of_date()):
+                    return entry(args)
+            for holds, call in _array_calls:  # arrays of other libraries (Dask)
+                if holds(args, kwargs):
+                    return call(self, args, kwargs)
+            bound = self.bind(args, kwargs)
+            leaves, _ = flatten((bound.args, bound.kwargs))
+            built = self.last_build
+            entry = self.specialize(bound, leaves)
+            if self.last_build is not built:  # a new signature: time its first run too
+                start = time.perf_counter()
+                try:
+                    return entry(leaves)
+                finally:  # also when the call fails: the graph helps most then
+                    self.last_build["first_run"] = time.perf_counter() - start
+                    hook, self.after_first_call = self.after_first_call, None
+                    if hook is not None:
+                        hook(entry.annotated_graph())
+            return entry(leaves)
         except BreakpointReached:  # (the graph ran on copies of the argument arrays)
             if _stopped_calls:
                 return _stopped_calls[0](self, args, kwargs)
             return call_as_python(self.python_function, args, kwargs)
-
-    def _run(self, args: tuple, kwargs: dict) -> Any:
-        """The call run as a graph."""
-        if len(args) == self._positional and not kwargs:
-            keys = tuple([leaf_key(a) for a in args])  # NumPy or device arrays, scalars
-            entry = self.specializations.get((keys, ()))
-            if entry is not None and not (entry.helpers and entry.out_of_date()):
-                return entry(args)
-        for holds, call in _array_calls:  # arrays of other libraries (Dask: distributed/)
-            if holds(args, kwargs):
-                return call(self, args, kwargs)
-        bound = self.bind(args, kwargs)
-        leaves, _ = flatten((bound.args, bound.kwargs))
-        built = self.last_build
-        entry = self.specialize(bound, leaves)
-        if self.last_build is not built:  # a new signature: time its first run too
-            start = time.perf_counter()
-            try:
-                return entry(leaves)
-            finally:  # also when the call fails: the graph helps most then
-                self.last_build["first_run"] = time.perf_counter() - start
-                hook, self.after_first_call = self.after_first_call, None
-                if hook is not None:
-                    hook(entry.annotated_graph())
-        return entry(leaves)
 
     def __reduce__(self) -> tuple:
         """Pickled as its traced graphs, so a process without the source (a Dask worker)

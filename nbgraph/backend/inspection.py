@@ -67,7 +67,7 @@ def summarize(value: Any, runs: int = 1) -> ValueSummary:
     nan = inf = 0
     if array.dtype.kind in "fc":
         nan, inf = int(np.isnan(array).sum()), int(np.isinf(array).sum())
-    numbers = array.astype(np.float64)[np.isfinite(array)] if array.dtype.kind == "f" else array
+    numbers = array[np.isfinite(array)] if array.dtype.kind == "f" else array
     if numbers.size == 0 or array.dtype.kind not in "biuf":
         return ValueSummary(text, runs, shape, dtype, nan=nan, inf=inf)
     numbers = numbers.astype(np.float64)
