@@ -188,8 +188,8 @@ def always_exits(block: list[ast.stmt]) -> bool:
 def _stmt_exits(stmt: ast.stmt) -> bool:
     if isinstance(stmt, (ast.Return, ast.Raise)):
         return True
-    if isinstance(stmt, ast.Expr):  # a converted raise
-        return _is_operator_call(stmt.value, "raise_stmt")
+    if isinstance(stmt, ast.Expr):
+        return is_converted_raise(stmt)
     if isinstance(stmt, ast.If):
         return always_exits(stmt.body) and always_exits(stmt.orelse)
     if isinstance(stmt, (ast.With, ast.AsyncWith)):
@@ -203,6 +203,11 @@ def _stmt_exits(stmt: ast.stmt) -> bool:
         forever = isinstance(stmt.test, ast.Constant) and bool(stmt.test.value)
         return forever and not contains(stmt.body, ast.Break, stop_at_loops=True)
     return False
+
+
+def is_converted_raise(stmt: ast.stmt) -> bool:
+    """Whether ``stmt`` is a raise statement as RaiseConverter writes it."""
+    return isinstance(stmt, ast.Expr) and _is_operator_call(stmt.value, "raise_stmt")
 
 
 def _is_operator_call(node: ast.AST, name: str) -> bool:

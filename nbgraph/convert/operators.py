@@ -21,7 +21,7 @@ from ..staging.statements import (
     setitem,
 )
 from ..staging.traced import is_graph_value
-from ..staging.tracing import finally_block, try_block
+from ..staging.tracing import finally_block, stages_raise, try_block
 from ..staging.undefined import Undefined, UndefinedReturn, check_defined, deleted
 from .calls import converted_call
 from .conversion import use_runtime
@@ -76,6 +76,7 @@ __all__ = [
     "retval",
     "set_attribute",
     "setitem",
+    "stages_raise",
     "try_block",
     "while_stmt",
 ]

@@ -39,6 +39,8 @@ from .tracing import (
     is_staged,
     is_tracing,
     located,
+    raise_leaves_exiting_finally,
+    stages_raise,
 )
 
 
@@ -119,14 +121,27 @@ class DeferredException:
     args: tuple
 
 
-def raise_stmt(exc: Any) -> None:
+def raise_stmt(exc: Any, leaves: str | None = None) -> None:
     """raise exc: a graph effect in a staged branch, or after effects (a print) that must
-    come first; otherwise at trace time (the graph could only ever raise it)."""
+    come first; otherwise at trace time (the graph could only ever raise it).  ``leaves``:
+    the outermost try statement with a finally clause it leaves, whose finally clauses
+    were traced before it if ``stages_raise(leaves)``."""
     if isinstance(exc, type):
         exc = exc()
     deferred = isinstance(exc, DeferredException)
-    if not deferred and in_try_here():  # the try's except or finally clauses see it
-        raise exc  # (and, uncaught, it is staged where it is: see user_error_location)
+    if leaves is not None and raise_leaves_exiting_finally(leaves):
+        raise StagingError(
+            "this raise leaves a try statement whose finally clause may return, break or "
+            "continue, which would drop the exception; graph mode cannot drop an "
+            "exception. Move that return, break or continue out of the finally clause "
+            "(after the try statement), or call the function's .eager(...)",
+            user_location(),
+        )
+    staged_past_finally = leaves is not None and stages_raise(leaves)
+    if not deferred and in_try_here() and not staged_past_finally:
+        # the try's except or finally clauses see it (and, uncaught, it is staged where
+        # it is: see user_error_location)
+        raise exc
     if not is_staged() and not something_happened():
         if deferred:
             raise StagingError(

@@ -57,6 +57,8 @@ class _State(threading.local):
         self.builder: RegionBuilder | None = None
         self.try_lines: list[int] = []  # lines of the try statements being traced
         self.try_regions: list[RegionBuilder | None] = []  # the region each try is in
+        # (key, region, exits) of each try statement with a finally clause being traced
+        self.finally_blocks: list[tuple[str, RegionBuilder | None, bool]] = []
         self.unrolled: list[tuple[int, int]] = []  # (line, iteration) of unrolled loops
         self.location: Loc | None = None  # where new nodes come from, if not the caller
         # The lists, dicts and sets the traced function was given, and copies of them on
@@ -153,15 +155,41 @@ def try_block(line: int) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def finally_block() -> Iterator[None]:
-    """Trace the body of a try statement with a finally clause and no except clause: a
-    raise there is raised while tracing, so that the finally clause's statements are
-    traced before it (see ``statements.raise_stmt``)."""
+def finally_block(key: str, exits: bool) -> Iterator[None]:
+    """Trace the body of a try statement with a finally clause and no except clause
+    (``key`` names it in its function; ``exits``: the finally clause may return, break or
+    continue): a raise there is raised while tracing, so that the finally clause's
+    statements are traced before it (see ``statements.raise_stmt``), unless it is staged
+    in a graph branch or loop (see ``stages_raise``)."""
     _state.try_regions.append(_state.builder)
+    _state.finally_blocks.append((key, _state.builder, exits))
     try:
         yield
     finally:
         _state.try_regions.pop()
+        _state.finally_blocks.pop()
+
+
+def _left_finally_blocks(key: str) -> list[tuple[str, RegionBuilder | None, bool]]:
+    """The try statements with a finally clause being traced, from the innermost to the
+    one named ``key``."""
+    blocks = _state.finally_blocks
+    last = max(i for i, (k, _, _) in enumerate(blocks) if k == key)
+    return blocks[last:][::-1]
+
+
+def stages_raise(key: str) -> bool:
+    """Whether a raise here, in the body of the try statement ``key`` (the innermost
+    being traced), is staged in a graph branch or loop of that body: the graph then
+    raises it when it runs, so the finally clauses it leaves are traced before it, in
+    the branch (the converter puts copies of them there), rather than after it."""
+    return _left_finally_blocks(key)[-1][1] is not _state.builder
+
+
+def raise_leaves_exiting_finally(key: str) -> bool:
+    """Whether a raise here leaves a finally clause (up to the try statement ``key``)
+    that may return, break or continue, and so drop the exception."""
+    return any(exits for _, _, exits in _left_finally_blocks(key))
 
 
 def in_try_here() -> bool:

@@ -1,17 +1,33 @@
 """try: ... except: -> the try body runs inside ag__.try_block(line): graph operations
 there are reported, because their errors happen when the graph runs, after the except
-clause is gone. try: ... finally: -> the body runs inside ag__.finally_block(): a raise
-there happens while tracing, so the finally clause is traced before the raise."""
+clause is gone. try: ... finally: -> the body runs inside ag__.finally_block(key): a raise
+there happens while tracing, so the finally clause is traced before the raise.
+
+A raise in a graph branch or loop of such a body is staged instead: the graph raises it
+when it runs, and the finally clauses it leaves must run before.  Each such raise is
+preceded by ``if ag__.stages_raise(key): <copies of those finally clauses>``, innermost
+first, ``key`` naming the outermost try statement it leaves; a raise in a finally clause
+(or in a copy of one) leaves the try statements around that one.  A finally clause that
+may return, break or continue would drop the exception: a raise that leaves one is
+refused while tracing."""
 
 from __future__ import annotations
 
 import ast
+import copy
 
+from ..analysis import contains, is_converted_raise
 from ..context import Converter
-from ..templates import replace
+from ..templates import replace, replace_expr
+
+_BLOCKS = ("body", "orelse", "finalbody")
 
 
 class TryConverter(Converter):
+    def __init__(self, namer) -> None:
+        super().__init__(namer)
+        self._guards: dict[int, ast.If] = {}  # id of a raise -> the copies before it
+
     def visit_Try(self, node: ast.Try) -> ast.AST:
         self.generic_visit(node)
         if node.handlers:
@@ -22,5 +38,45 @@ class TryConverter(Converter):
                 body=node.body,
             )
         elif node.finalbody:
-            node.body = replace("with ag__.finally_block():\n    body", node, body=node.body)
+            key = ast.Constant(value=self.namer.new("finally"))
+            exits = contains(node.finalbody, ast.Return, stop_at_loops=False) or contains(
+                node.finalbody, (ast.Break, ast.Continue), stop_at_loops=True
+            )
+            final = [] if exits else node.finalbody  # raise_stmt refuses (it would drop it)
+            body = self._run_finally_first(node.body, key, final)
+            node.body = replace(
+                "with ag__.finally_block(key, exits):\n    body",
+                node,
+                key=key,
+                exits=ast.Constant(value=exits),
+                body=body,
+            )
         return node
+
+    def _run_finally_first(
+        self, block: list[ast.stmt], key: ast.Constant, final: list[ast.stmt]
+    ) -> list[ast.stmt]:
+        """``block`` with a copy of ``final`` run before each raise it may stage (not
+        inside a nested function or the body of a try statement with except clauses,
+        whose handlers may catch it)."""
+        out: list[ast.stmt] = []
+        for stmt in block:
+            if is_converted_raise(stmt):
+                guard = self._guards.get(id(stmt))
+                if guard is None:
+                    guard = replace("if ag__.stages_raise(key):\n    pass", stmt, key=key)[0]
+                    guard.body = []
+                    self._guards[id(stmt)] = guard
+                    out.append(guard)
+                guard.test = replace_expr("ag__.stages_raise(key)", stmt, key=key)
+                guard.body.extend(copy.deepcopy(final))
+                stmt.value.keywords = [ast.keyword(arg="leaves", value=key)]
+            elif not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                for field in _BLOCKS:
+                    inner = getattr(stmt, field, None)
+                    if inner and not (field == "body" and getattr(stmt, "handlers", None)):
+                        setattr(stmt, field, self._run_finally_first(inner, key, final))
+                for handler in getattr(stmt, "handlers", ()):
+                    handler.body = self._run_finally_first(handler.body, key, final)
+            out.append(stmt)
+        return out

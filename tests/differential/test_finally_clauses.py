@@ -1,0 +1,170 @@
+"""A finally clause runs before an exception leaves its try statement, in graph mode too.
+
+A ``raise`` in a graph branch or loop of a ``try`` body is staged (the graph raises it when
+it runs), so the finally clauses it leaves are traced before it, innermost first; a raise
+in a finally clause replaces the exception, as eagerly.  A finally clause that may
+return, break or continue would drop the exception: a raise that leaves one is refused,
+naming its line.  Besides hand-written programs, a seeded generator nests try statements
+with finally clauses in graph branches and loops, with raises, prints, variable updates
+and (refused) returns in the clauses.
+"""
+
+from __future__ import annotations
+
+import inspect
+import random
+
+import numpy as np
+import pytest
+from harness import backend, check, check_program
+
+import nbgraph as ng
+from nbgraph.errors.exceptions import StagingError
+
+X = np.array([1.5, -2.0, 0.25, 3.0])
+
+
+def raise_in_a_branch(x, n):
+    print("before")
+    try:
+        if n > 2:
+            raise ValueError("big")
+        y = x + 1
+    finally:
+        print("finally", n)
+    return y
+
+
+def nested_finally_clauses(x, n):
+    s = 0.0
+    try:
+        try:
+            for i in range(n):
+                s += x[i % 4]
+                if s > 1.0:
+                    raise KeyError("inner")
+        finally:
+            print("inner finally", s)
+    finally:
+        print("outer finally", s)
+    return s
+
+
+def return_in_finally_wins(x, n):
+    try:
+        if x[0] * n > 2.0:
+            raise ValueError("dropped")
+    finally:
+        if n > 1:
+            return x * 2  # noqa: B012 (what is tested)
+    return x
+
+
+def raise_in_finally_replaces(x, n):
+    try:
+        if n > 0:
+            raise ValueError("first")
+    finally:
+        print("finally", n)
+        if n > 1:
+            raise KeyError("second")
+    return x
+
+
+def finally_in_a_loop_with_break(x, n):
+    total = 0.0
+    for i in range(n):
+        try:
+            if x[i % 4] < 0.0:
+                raise RuntimeError("negative")
+            total += x[i % 4]
+        finally:
+            print("step", i, total)
+            if i >= 2:
+                break  # noqa: B012 (what is tested)
+    return total
+
+
+def raise_at_the_top_with_return_in_finally(x, n):
+    try:
+        print("a")
+        raise ValueError("dropped")
+    finally:
+        return x * 2  # noqa: B012 (what is tested)
+
+
+@pytest.mark.parametrize(
+    "fn", [raise_in_a_branch, nested_finally_clauses, raise_in_finally_replaces]
+)
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 5])
+def test_finally_before_a_staged_raise(fn, n):
+    check(fn, X, n)
+    check(fn, -X, n)
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [return_in_finally_wins, finally_in_a_loop_with_break, raise_at_the_top_with_return_in_finally],
+)
+def test_raise_that_a_finally_clause_would_drop_is_refused(fn):
+    lines, first = inspect.getsourcelines(fn)
+    line = first + next(i for i, text in enumerate(lines) if "raise " in text)
+    with pytest.raises(StagingError, match=rf"may return, break or continue(.|\n)*line {line}"):
+        ng.function(fn, backend=backend())(X, 3)
+
+
+# --- generated programs ---------------------------------------------------------------
+
+_PLAIN = [
+    "s = s + x[0]",
+    "print('at', s)",
+    "if x[1] * n > 1.0:\n    raise ValueError('branch')",
+    "if s > 2.0:\n    raise KeyError('sum')",
+]
+_FINAL = [
+    "print('finally', s)",
+    "s = s * 2.0",
+    "if n > 2:\n    raise RuntimeError('from finally')",
+]
+
+
+def _block(rng: random.Random, depth: int) -> list[str]:
+    """Statements of a try body: raises in graph branches, loops and nested trys."""
+    lines: list[str] = []
+    for _ in range(rng.randint(1, 3)):
+        kind = rng.choice(["plain", "plain", "try", "for", "if"] if depth < 3 else ["plain"])
+        if kind == "plain":
+            lines += rng.choice(_PLAIN).split("\n")
+            continue
+        inner = ["    " + line for line in _block(rng, depth + 1)]
+        if kind == "for":
+            lines += ["for i in range(n):", *inner]
+        elif kind == "if":
+            lines += ["if x[2] * n < 1.0:", *inner]
+        else:
+            final = [
+                line for _ in range(rng.randint(1, 2)) for line in rng.choice(_FINAL).split("\n")
+            ]
+            lines += ["try:", *inner, "finally:", *("    " + line for line in final)]
+    return lines
+
+
+def _program(rng: random.Random) -> str:
+    body = ["s = 0.0", "try:", *("    " + line for line in _block(rng, 1)), "finally:"]
+    body += ["    print('last', s)"]
+    if rng.random() < 0.3:
+        body += ["    if n == 1:", "        return -s"]
+    body += ["return s"]
+    return "def f(x, n):\n" + "".join(f"    {line}\n" for line in body)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_generated_programs(seed, tmp_path):
+    """Each program agrees with eager (values, prints, the exception) for loops that run
+    0, 1 and 3 times and branches taken or not."""
+    check_program(
+        _program(random.Random(seed)),
+        tmp_path / f"finally_{seed}.py",
+        [(x, n) for x in (X, -X * 2) for n in (0, 1, 3)],
+        allowed=lambda refusal: "may return, break or continue" in str(refusal),
+    )
