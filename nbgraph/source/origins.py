@@ -20,6 +20,8 @@ from .locations import Loc
 _owners: dict[types.CodeType, types.CodeType] = {}
 _generated_names: dict[types.CodeType, frozenset[str]] = {}
 _functions: dict[tuple[str, int, str], types.CodeType] = {}  # converted functions' code
+# Each converted code object's source positions, by instruction (read per traced node).
+_positions: dict[types.CodeType, list[tuple]] = {}
 
 
 def register_code(code: types.CodeType, generated_names: frozenset[str] = frozenset()) -> None:
@@ -33,6 +35,7 @@ def register_code(code: types.CodeType, generated_names: frozenset[str] = frozen
         if inner.co_qualname != owner.co_qualname:
             owner = inner
         _owners[inner] = owner
+        _positions[inner] = list(inner.co_positions())
         if owner is inner:
             _functions[(inner.co_filename, inner.co_firstlineno, inner.co_qualname)] = inner
         for const in inner.co_consts:
@@ -101,7 +104,7 @@ def _frame_location(frame: types.FrameType, caller: Loc | None) -> Loc:
     code = frame.f_code
     col, end_col = 0, None
     if frame.f_lasti >= 0:
-        positions = list(code.co_positions())
+        positions = _positions[code]
         index = frame.f_lasti // 2
         if index < len(positions):
             start, end, c, e = positions[index]
