@@ -321,6 +321,7 @@ def first_call_entry(child: dict[str, Any], steady: float | None) -> dict[str, A
         for k in (
             "first_call_s",
             "first_call_with_start_up_s",
+            "second_call_s",
             "steady_s",
             "steady_min_s",
             "numba_start_up_s",

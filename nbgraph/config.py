@@ -14,6 +14,12 @@ environment variable, and changed by assigning its attribute.
   and ``%%autograph --check-numerics`` for one function; see
   ``backend/failures/numerics.py``).
 
+* ``background_compile`` (on unless ``NBGRAPH_BACKGROUND_COMPILE=0``): on the CPU
+  backend, a graph of array work that the disk cache lacks runs its first call on the
+  interpreter (about as fast as eager NumPy) and compiles after it on a background
+  thread, which the next call waits for (``backend/numba_cpu/tiers.py``); off, every
+  first call waits for the compile.
+
 Read where they act, and listed with these in the README's "Settings":
 ``NBGRAPH_TRACEBACK=full`` (tracebacks keep nbgraph's own frames, ``errors/frames.py``)
 and ``NBGRAPH_CACHE_DIR`` (where compiled graphs live, ``source/cache.py``); build and
@@ -40,10 +46,15 @@ class Config:
     def __init__(self) -> None:
         self.run_eagerly: bool = _flag("NBGRAPH_RUN_EAGERLY")
         self.check_numerics: bool = _flag("NBGRAPH_CHECK_NUMERICS")
+        self.background_compile: bool = os.environ.get(
+            "NBGRAPH_BACKGROUND_COMPILE", "1"
+        ).strip().lower() not in ("0", "false", "no", "off")
 
     def __repr__(self) -> str:
         return (
-            f"nbgraph.config(run_eagerly={self.run_eagerly}, check_numerics={self.check_numerics})"
+            f"nbgraph.config(run_eagerly={self.run_eagerly}, "
+            f"check_numerics={self.check_numerics}, "
+            f"background_compile={self.background_compile})"
         )
 
 

@@ -54,7 +54,13 @@ def explain(fn: GraphFunction) -> Explanation:
         report.lines.append(f"  trace {k} {trace.signature}: {trace.reason}")
         report.lines.append(f"    built in {sum(trace.build.values()):.3f} s ({build})")
         compiled = getattr(trace.entry.program, "functions_compiled", None)
-        if compiled == 0:
+        after = getattr(trace.entry.program, "background_s", None)
+        if after is not None:
+            report.lines.append(
+                f"    first call ran on the interpreter; Numba then compiled {compiled} "
+                f"functions on a background thread in {after:.3f} s"
+            )
+        elif compiled == 0:
             report.lines.append("    loaded from the disk cache: nothing compiled")
         elif compiled:
             report.lines.append(f"    Numba compiled {compiled} functions (not in the disk cache)")

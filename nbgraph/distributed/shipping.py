@@ -131,8 +131,17 @@ class _LazyProgram:
         self._compiled().prepare(args, report)
 
     def run(self, args: Sequence[Any]) -> Sequence[Any]:
-        program = self._program or self._compiled()
+        program = self._program
+        if program is None:  # prepared as for a first call: it may run on the interpreter
+            program = self._compiled()  # while the CPU backend compiles (tiers.py there)
+            program.prepare(args)
         return program.run(args)
+
+    @property
+    def compiled(self) -> bool:
+        """Whether the program is compiled (a first call on the interpreter leaves the
+        compile to the next call)."""
+        return self._program is not None and getattr(self._program, "compiled", True)
 
     @property
     def python_nodes(self) -> Mapping[Node, str]:

@@ -52,6 +52,10 @@ print(first_sum.backend, first_sum.static_argnames, double(np.arange(4.0)))""",
     "'break_even': r.break_even_calls, 'eager': r.eager.median, 'graph': r.graph.median, "
     "'cold': r.cold.as_dict()}))",
     "compare_shown": "%compare -r 3 double(np.arange(4.0))",
+    "compare_tiered": "%%autograph\ndef row_norms(x):\n    return np.sqrt((x * x).sum(axis=1))\n"
+    "r = %compare -o -r 3 row_norms(np.ones((300, 200)))\n"
+    "print(json.dumps({'break_even': r.break_even_calls, 'eager': r.eager.median, "
+    "'graph': r.graph.median, 'cold': r.cold.as_dict()}))",
     "no_function": "%%autograph\nx = 1",
     "blank_lines": "%%autograph\n\n\ndef third(x):\n    return x // 0\nthird(1)",
     "quiet": "%%autograph\ndef one(x):\n    return x\none(1);",
@@ -164,6 +168,23 @@ def test_compare_reports_the_first_call_in_new_processes(cells):
     expected = None
     if saved > 0:
         expected = max(1, math.ceil((cold["empty_cache_s"] - result["graph"]) / saved))
+    assert result["break_even"] == expected
+
+
+def test_compare_counts_the_compile_after_a_first_call_on_the_interpreter(cells):
+    """A graph of array work runs its first call on the interpreter and compiles after
+    it: the new process with an empty cache times the second call's wait too, and the
+    break-even counts from both."""
+    result = json.loads(stream(cells["compare_tiered"]))
+    cold = result["cold"]
+    assert cold["not_measured"] is None
+    assert cold["compile_wait_s"] > cold["disk_cache_s"] > 0
+    assert cold["functions_compiled"] >= 1
+    saved = result["eager"] - result["graph"]
+    expected = None
+    if saved > 0:
+        cost = cold["empty_cache_s"] + cold["compile_wait_s"]
+        expected = max(1, math.ceil((cost - result["graph"]) / saved))
     assert result["break_even"] == expected
 
 

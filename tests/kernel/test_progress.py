@@ -30,12 +30,32 @@ print("compiled", f.last_compiled)
 """
 
 
-def shown_lines(cache: str) -> tuple[list[str], str]:
+# A graph of array work: its first call runs on the interpreter, the second waits for
+# the compile (backend/numba_cpu/tiers.py).
+TIERED = """
+import numpy as np
+import nbgraph as ng
+%load_ext nbgraph
+from nbgraph.kernel import extension
+shown = extension._loaded[id(get_ipython())]
+shown.delay, shown.interval = 0.0, 0.05
+
+def centred(x):
+    return x - x.mean(axis=0)
+
+f = ng.function(centred)
+f(np.ones((40, 30)))
+print("first", f.last_compiled)
+f(np.ones((40, 30)))
+"""
+
+
+def shown_lines(cache: str, cell: str = CELL) -> tuple[list[str], str]:
     """The text/plain of every display and display update the cell made, and its stdout."""
-    env = {**os.environ, "NBGRAPH_CACHE_DIR": cache}
+    env = {**os.environ, "NBGRAPH_CACHE_DIR": cache, "NBGRAPH_BACKGROUND_COMPILE": "1"}
     manager, client = start_new_kernel(kernel_name="python3", env=env)
     try:
-        msg_id = client.execute(CELL)
+        msg_id = client.execute(cell)
         lines, stdout = [], ""
         while True:
             msg = client.get_iopub_msg(timeout=120)
@@ -74,6 +94,16 @@ def test_a_new_kernel_loads_the_build_from_the_disk_cache(tmp_path):
     lines, stdout = shown_lines(str(tmp_path))
     assert stdout.split()[-1] == "0"  # nothing compiled: loaded
     assert not any("compiling function" in line for line in lines)
+
+
+def test_a_second_call_shows_the_wait_for_the_compile_after_the_first(tmp_path):
+    lines, stdout = shown_lines(str(tmp_path), TIERED)
+    assert stdout.split() == ["first", "None"]  # the compile came after the first call
+    drawn = [line for line in lines if line]
+    assert any(": running on the interpreter (compiling after this call) - " in x for x in drawn)
+    waits = [x for x in drawn if ": compiling (started after the first call) - " in x]
+    assert waits and all(x.startswith("nbgraph: building centred: ") for x in waits)
+    assert lines[-1] == ""  # removed when done
 
 
 WARM = """

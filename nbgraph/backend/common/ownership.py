@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import operator
 import warnings
+from collections.abc import Callable
 
 from ...errors.exceptions import NbgraphPerformanceWarning
 from ...graph import runtime
@@ -181,9 +182,15 @@ def _reason(node: Node, target: Node, fresh: set[Node], mine: set[Node]) -> str:
     return f"copies the whole {kind} on each {verb} ({why})"
 
 
-def report_copies(graph: Graph, ownership: Ownership, marked: dict[Node, str]) -> None:
-    """Warn once per program about each copy inside a loop, at the user's line, and
-    mark the node in ``marked`` (the program's ``copies``, which the graph view shows).
+def report_copies(
+    graph: Graph,
+    ownership: Ownership,
+    marked: dict[Node, str],
+    warn: Callable[..., None] = warnings.warn_explicit,
+) -> None:
+    """Warn once per program about each copy inside a loop, at the user's line (by
+    ``warn``, which takes ``warnings.warn_explicit``'s arguments), and mark the node in
+    ``marked`` (the program's ``copies``, which the graph view shows).
     A gradient's copies are only marked: its forward loops keep each iteration's values
     for the backward pass, which no change to the user's line would avoid."""
     if not ownership.copies:
@@ -197,7 +204,7 @@ def report_copies(graph: Graph, ownership: Ownership, marked: dict[Node, str]) -
         if gradient:
             continue
         where = f"line {loc.lineno}" if loc else "a graph loop"
-        warnings.warn_explicit(
+        warn(
             f"nbgraph: graph '{graph.name}' at {where}: this update inside a loop {why}; "
             "it costs time proportional to the array's size per iteration",
             NbgraphPerformanceWarning,

@@ -2,13 +2,19 @@
 
 The source is loaded from a cache folder (``backend/generated.py``), so Numba's own
 ``cache=True`` can reuse the machine code in a new process.  Compilation happens on the
-first call, with the real argument types; if Numba cannot type a node, that node is
-lowered to a call back into Python and compilation retried.
+first call, with the real argument types, or, for a graph of array work that the disk
+cache lacks, after it: that call runs on the interpreter and the compile runs on a
+background thread, which the next call waits for (``tiers.py``; ``config.
+background_compile`` turns it off).  If Numba cannot type a node, that node is lowered
+to a call back into Python and compilation retried.
 """
 
 from __future__ import annotations
 
+import functools
 import re
+import threading
+import time
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -21,9 +27,11 @@ from numba.core.compiler_lock import global_compiler_lock
 from numba.core.errors import NumbaError
 from numba.core.registry import cpu_target
 
+from ...config import config
 from ...errors.exceptions import NbgraphPerformanceWarning
 from ...graph.ir import Graph, Node
 from ...graph.types import PYTHON, SCALAR, ListType, TensorType, TokenType, TupleType
+from ...progress import building
 from ..common.arguments import unsupported_argument
 from ..common.ownership import report_copies
 from ..failures.sites import interrupted_in
@@ -31,6 +39,7 @@ from ..generated import load_source
 from ..interpret import Interpreter
 from .helpers import Interrupted
 from .lowering import FUNCTION, Lowering, lower
+from .tiers import interprets_first
 
 _PY_TYPES = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
 
@@ -79,6 +88,25 @@ class _CompileCounter(event.Listener):
         pass
 
 
+class _NotCached(Exception):
+    """Raised to stop a compile that the disk cache cannot serve."""
+
+
+class _CacheOnly(event.Listener):
+    """Stops ``dispatcher`` from compiling on this thread: only loading is allowed."""
+
+    def __init__(self, dispatcher: Any) -> None:
+        self.dispatcher = dispatcher
+        self.thread = threading.get_ident()
+
+    def on_start(self, ev: event.Event) -> None:
+        if ev.data["dispatcher"] is self.dispatcher and threading.get_ident() == self.thread:
+            raise _NotCached
+
+    def on_end(self, ev: event.Event) -> None:
+        pass
+
+
 class NumbaGraph:
     """A graph compiled by Numba; call ``run`` with the flat parameter values."""
 
@@ -88,8 +116,8 @@ class NumbaGraph:
         self.objmode: set[Node] = set()
         # Nodes Numba cannot compile, and copies inside loops, each with why (the graph
         # view marks them; see ``Program``).
-        self.python_nodes: dict[Node, str] = {}
-        self.copies: dict[Node, str] = {}
+        self._python_nodes: dict[Node, str] = {}
+        self._copies: dict[Node, str] = {}
         self.fallback: Callable[[list[Any]], list[Any]] | None = None
         results = [r for r in graph.body.results if not isinstance(r.type, TokenType)]
         self.converters = [
@@ -98,27 +126,75 @@ class NumbaGraph:
             if c is not None
         ]
         self.const_results = [i for i, r in enumerate(results) if r.op.value == "const"]
-        self.functions_compiled: int | None = None  # by the last prepare that reported
+        self._functions_compiled: int | None = None  # by the last compile that counted
+        self._background_s: float | None = None  # how long the background compile took
+        # The first call's run on the interpreter, then the compile on a background
+        # thread (the types it compiles for), and the warnings made there, for the
+        # caller's thread.
+        self._interpret_first: Interpreter | None = None
+        self._deferred_types: tuple | None = None
+        self._background: threading.Thread | None = None
+        self._warnings: list[Callable[[], None]] = []
+        self._compiling = threading.Lock()  # one compile at a time (threads of a Dask worker)
         self._build()
+        self._warn_pending()
 
     def _build(self) -> None:
         self.lowering: Lowering = lower(self.graph, self.objmode, self.parallel)
-        report_copies(self.graph, self.lowering.ownership, self.copies)
-        self.module = load_source(self.lowering.text, self.lowering.globals)
+        report_copies(
+            self.graph,
+            self.lowering.ownership,
+            self._copies,
+            lambda *args: self._warnings.append(functools.partial(warnings.warn_explicit, *args)),
+        )
+        self._module = load_source(self.lowering.text, self.lowering.globals)
         # Only the kernels run on several threads (their loops use prange): Numba's
         # parallel transformation of the whole graph function mistypes its values.
         self.dispatcher = numba.njit(
             cache=True,
             boundscheck=True,
             error_model="python",
-        )(getattr(self.module, FUNCTION))
+        )(getattr(self._module, FUNCTION))
         self.constants = tuple(self.lowering.constants)
         self.compiled = False
+
+    # What compiling learned (see ``Program``): read after a compile on the background
+    # thread has finished.
+
+    @property
+    def functions_compiled(self) -> int | None:
+        """How many functions Numba compiled (0: all loaded from the disk cache)."""
+        self.wait()
+        return self._functions_compiled
+
+    @property
+    def background_s(self) -> float | None:
+        """Seconds the compile after the first call took on the background thread
+        (None: the first call waited for the compile, or loaded it)."""
+        self.wait()
+        return self._background_s
+
+    @property
+    def module(self) -> Any:
+        """The generated module (its kernels, compiled for what the graph ran on)."""
+        self.wait()
+        return self._module
+
+    @property
+    def python_nodes(self) -> dict[Node, str]:
+        self.wait()
+        return self._python_nodes
+
+    @property
+    def copies(self) -> dict[Node, str]:
+        self.wait()
+        return self._copies
 
     @property
     def fused(self) -> list[list[Node]]:
         """The fused groups of two or more operations, each with the reduction that
         computes it element by element, if one does (see ``Program``)."""
+        self.wait()
         lowering = self.lowering
         groups = {id(g): g for g in lowering.groups.values()}
         reducing = {id(g): red for red, g in lowering.absorbed.items()}
@@ -130,28 +206,49 @@ class NumbaGraph:
     @property
     def source(self) -> str:
         """The generated source (for debugging and the graph view)."""
+        self.wait()
         return self.lowering.text
 
     def prepare(self, args: Sequence[Any], report: Callable[[str], None] | None = None) -> None:
         """Compile for these parameter values' types, if not done yet, telling ``report``
         what it is doing: loading from the disk cache until Numba starts compiling
         (which it does only when the cache has no machine code for them), then how many
-        functions it has compiled."""
-        if self.compiled:
+        functions it has compiled.  A graph of array work the cache lacks compiles after
+        the first run instead (see the module docstring)."""
+        if self.compiled or self._deferred_types is not None:
             return
         if report is None:
-            self._compile(args)
+            report = _ignore
+        report("loading from the disk cache")
+        types = self._types(args)
+        if types is None or self._load(types):
+            self._functions_compiled = 0
+            self._warn_pending()
+            return
+        if config.background_compile and interprets_first(self.graph, args):
+            report("running on the interpreter (compiling after this call)")
+            self._interpret_first = Interpreter(self.graph, writes_in_place=True)
+            self._deferred_types = types
             return
         counter = _CompileCounter(report)
-        report("loading from the disk cache")
         with event.install_listener("numba:compile", counter):
-            self._compile(args)
-        self.functions_compiled = counter.count
+            self._compile_types(types)
+        self._functions_compiled = counter.count
+        self._warn_pending()
 
     def run(self, args: Sequence[Any]) -> Sequence[Any]:
         """The graph's results for these parameter values."""
+        if self._interpret_first is not None:
+            interpreter, self._interpret_first = self._interpret_first, None
+            try:
+                return interpreter.run(args)
+            finally:
+                self._start_background_compile()
         if not self.compiled:
-            self._compile(args)
+            self.wait()
+            if not self.compiled:
+                self._compile(args)
+                self._warn_pending()
         if self.fallback is not None:
             return self.fallback(args)
         try:
@@ -169,13 +266,77 @@ class NumbaGraph:
                 out[i] = out[i].copy()
         return out
 
-    def _compile(self, args: list[Any]) -> None:
+    def wait(self) -> None:
+        """Wait for a compile running on the background thread, if one is (a wait over
+        half a second shows in the cell, as a build does)."""
+        if self._background is None:
+            return
+        if self._background.is_alive():
+            with building(self.graph.name) as stage:
+                stage("compiling (started after the first call)")
+                self._background.join()
+        self._background = None
+        self._warn_pending()
+
+    def _start_background_compile(self) -> None:
+        """Compile for the first run's types on a background thread (not a daemon: a
+        process that ends first waits for it, so the disk cache holds the result)."""
+        types = self._deferred_types
+
+        def compile_here() -> None:
+            start = time.perf_counter()
+            counter = _CompileCounter(_ignore)
+            try:
+                with event.install_listener("numba:compile", counter):
+                    self._compile_types(types)
+            except Exception:  # the next call compiles again, on its own thread, and
+                return  # raises there
+            self._functions_compiled = counter.count
+            self._background_s = time.perf_counter() - start
+
+        self._background = threading.Thread(
+            target=compile_here, name=f"nbgraph compile {self.graph.name}"
+        )
+        self._background.start()
+
+    def _warn_pending(self) -> None:
+        """Give the warnings building and compiling made (on this thread or the
+        background one), on this thread."""
+        pending, self._warnings = self._warnings, []
+        for warn in pending:
+            warn()
+
+    def _load(self, types: tuple) -> bool:
+        """Load the machine code for ``types`` from the disk cache, if it is there."""
+        try:
+            with event.install_listener("numba:compile", _CacheOnly(self.dispatcher)):
+                self.dispatcher.compile(types)
+        except Exception:  # not cached (_NotCached), or a damaged entry: compile
+            return False
+        self.compiled = True
+        return True
+
+    def _compile(self, args: Sequence[Any]) -> None:
+        types = self._types(args)
+        if types is not None:
+            self._compile_types(types)
+
+    def _types(self, args: Sequence[Any]) -> tuple | None:
+        """Numba's types of the parameter values and the graph's constants (None: an
+        argument Numba cannot take, and the graph falls back to the interpreter)."""
         for k, arg in enumerate(args):
             reason = unsupported_argument(arg)
             if reason is not None:
                 self._fall_back(f"its argument {k + 1} is {reason}")
-                return
-        types = tuple(numba.typeof(a) for a in (*args, *self.constants))
+                return None
+        return tuple(numba.typeof(a) for a in (*args, *self.constants))
+
+    def _compile_types(self, types: tuple) -> None:
+        with self._compiling:
+            if not self.compiled:
+                self._compile_unlocked(types)
+
+    def _compile_unlocked(self, types: tuple) -> None:
         cache_cleared = False
         while True:
             try:
@@ -202,7 +363,7 @@ class NumbaGraph:
                     )
                     return
                 self.objmode.add(node)
-                self.python_nodes[node] = unsupported(node)
+                self._python_nodes[node] = unsupported(node)
                 self._build()
 
     def _clear_cache(self) -> None:
@@ -214,13 +375,14 @@ class NumbaGraph:
 
     def _fall_back(self, reason: str) -> None:
         """Run the graph with the reference backend: correct, only slower."""
-        warnings.warn(
+        message = (
             f"nbgraph: the CPU backend cannot compile graph '{self.graph.name}': {reason}; "
-            "it runs with the interpret backend instead (correct, but slower)",
-            NbgraphPerformanceWarning,
-            stacklevel=4,
+            "it runs with the interpret backend instead (correct, but slower)"
         )
-        self.fallback = Interpreter(self.graph).run
+        self._warnings.append(
+            functools.partial(warnings.warn, message, NbgraphPerformanceWarning, stacklevel=5)
+        )
+        self.fallback = Interpreter(self.graph, writes_in_place=True).run
         self.compiled = True
 
     def _failing_node(self, exc: Exception) -> Node | None:
@@ -233,6 +395,10 @@ class NumbaGraph:
             if node is not None and node.op.value == "call":
                 return node
         return None
+
+
+def _ignore(text: str) -> None:
+    pass
 
 
 def unsupported(node: Node) -> str:

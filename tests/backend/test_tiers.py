@@ -1,0 +1,141 @@
+"""The CPU backend's first call of a graph of array work runs on the interpreter, and the
+compile runs after it on a background thread (backend/numba_cpu/tiers.py).
+
+The first call gets eager's values at about eager's speed instead of waiting for Numba;
+the next call waits for the compile and runs compiled code.  Graphs whose loops do
+scalar work, the disk cache's graphs and ``config.background_compile = False`` compile
+first, as before.  Values are checked against eager on both calls by the differential
+suite (its ``check`` calls every graph twice); these tests check which tier ran.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import nbgraph as ng
+from nbgraph.backend.numba_cpu import tiers
+
+
+def row_softmax(x):
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def descend(a, b, steps):
+    w = np.zeros(a.shape[1])
+    for _ in range(steps):
+        w = w - 0.01 * (a.T @ (a @ w - b))
+    return w
+
+
+def count_up(x, n):
+    total = 0.0
+    i = 0
+    while i < n:
+        total += x[i % x.shape[0]] * 0.5
+        i += 1
+    return total
+
+
+def program_of(g: ng.GraphFunction):
+    (entry,) = g.specializations.values()
+    return entry.program
+
+
+@pytest.fixture
+def background_compile(monkeypatch):
+    monkeypatch.setattr(ng.config, "background_compile", True)
+
+
+def test_first_call_of_array_work_runs_on_the_interpreter(
+    background_compile, monkeypatch, tmp_path
+):
+    monkeypatch.setenv("NBGRAPH_CACHE_DIR", str(tmp_path))  # nothing cached
+    g = ng.function(row_softmax)
+    x = np.random.default_rng(0).random((50, 40))
+    np.testing.assert_array_equal(g(x), row_softmax(x))  # the interpreter: NumPy's values
+    program = program_of(g)
+    assert not program.compiled and g.last_compiled is None
+    second = g(x)
+    assert program.compiled
+    np.testing.assert_allclose(second, row_softmax(x), rtol=1e-15)
+    assert program.background_s is not None and program.functions_compiled > 0
+    assert "first call ran on the interpreter" in repr(ng.explain(g))
+
+
+@pytest.mark.parametrize(
+    "fn, args, interpreted",
+    [
+        (row_softmax, (np.ones((3, 3)),), True),  # no loop: any size
+        (descend, (np.ones((200, 30)), np.ones(200), 5), True),  # array work in a loop
+        (descend, (np.ones((6, 3)), np.ones(6), 5), False),  # ... on tiny arrays
+        (count_up, (np.ones(10_000), 7), False),  # scalar work in a loop
+    ],
+    ids=["no loop", "array loop", "tiny arrays", "scalar loop"],
+)
+def test_which_graphs_run_on_the_interpreter_first(fn, args, interpreted):
+    graph = ng.function(fn).graph(*args)
+    assert tiers.interprets_first(graph, args) is interpreted
+
+
+def test_scalar_loops_and_the_setting_off_compile_first(monkeypatch):
+    g = ng.function(count_up)
+    assert g(np.ones(10_000), 7) == count_up(np.ones(10_000), 7)
+    assert program_of(g).compiled and program_of(g).background_s is None
+    monkeypatch.setattr(ng.config, "background_compile", False)
+    h = ng.function(row_softmax)
+    h(np.ones((4, 4)))
+    assert program_of(h).compiled and program_of(h).background_s is None
+
+
+def test_argument_writes_reach_the_caller_on_both_tiers(background_compile):
+    def scale_into(x, y):
+        y[:] = x * 2.0
+        return y.sum()
+
+    g = ng.function(scale_into)
+    for call in range(2):
+        x, y = np.arange(5.0) + call, np.zeros(5)
+        assert g(x, y) == scale_into(x.copy(), np.zeros(5))
+        np.testing.assert_array_equal(y, x * 2.0)
+    assert program_of(g).compiled
+
+
+_CHILD = textwrap.dedent("""
+    import json, sys, numpy as np
+    sys.path.insert(0, {tests!r})
+    import nbgraph as ng
+    from backend.test_tiers import row_softmax
+    g = ng.function(row_softmax)
+    g(np.ones((3, 4)))
+    (entry,) = g.specializations.values()
+    if entry.program.compiled:  # (this process ends with the compile still running)
+        print(json.dumps({{"compiled": True, "functions": entry.program.functions_compiled}}))
+    else:
+        print(json.dumps({{"compiled": False}}))
+""")
+
+
+def test_a_process_that_ends_waits_for_the_compile_and_the_next_loads_it(tmp_path):
+    """The compile after the first call is not lost when the process ends: the next
+    process's first call loads it from the disk cache and runs compiled code."""
+    env = {**os.environ, "NBGRAPH_CACHE_DIR": str(tmp_path), "NBGRAPH_BACKGROUND_COMPILE": "1"}
+    tests = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    code = _CHILD.format(tests=tests)
+    first, second = (
+        json.loads(
+            subprocess.run(
+                [sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True
+            ).stdout
+        )
+        for _ in range(2)
+    )
+    assert first == {"compiled": False}  # ran on the interpreter
+    assert second == {"compiled": True, "functions": 0}  # loaded from the disk cache
