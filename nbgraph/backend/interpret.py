@@ -45,6 +45,8 @@ class Interpreter:
         self.python_nodes: dict[Node, str] = {}  # (every node runs in Python here)
         self.copies: dict[Node, str] = {}
         self.fused: list[list[Node]] = []  # (each node runs on its own)
+        # Per region, the values no later node needs, after each node (see _last_uses).
+        self._drops: dict[int, list[list[Node]]] = {}
 
     def prepare(self, args: Sequence[Any], report: Callable[[str], None] | None = None) -> None:
         """Nothing to compile: nodes run as they are."""
@@ -57,8 +59,13 @@ class Interpreter:
     def _region(self, region: Region, args: Any, env: dict[Node, Any]) -> list[Any]:
         for param, value in zip(region.params, args):
             env[param] = value
-        for node in region.nodes:
+        drops = self._drops.get(id(region))
+        if drops is None:
+            drops = self._drops[id(region)] = _last_uses(region)
+        for node, dropped in zip(region.nodes, drops):
             env[node] = self._eval(node, env)
+            for done in dropped:  # (freed as eager code frees its temporaries)
+                del env[done]
         return [env[r] for r in region.results]
 
     def _eval(self, node: Node, env: dict[Node, Any]) -> Any:
@@ -123,6 +130,35 @@ class RecordingInterpreter(Interpreter):
         value = super()._eval(node, env)
         self.record(node, value)
         return value
+
+
+def _last_uses(region: Region) -> list[list[Node]]:
+    """For each node of ``region``, the region's values (its nodes') that nothing after it
+    uses (its nested regions' nodes included; the region's results are kept)."""
+    index = {node: k for k, node in enumerate(region.nodes)}
+    last: dict[Node, int] = {}
+    for k, node in enumerate(region.nodes):
+        for used in _inputs_within(node):
+            if used in index:
+                last[used] = k
+    for result in region.results:
+        last.pop(result, None)
+    kept = set(region.results)
+    drops: list[list[Node]] = [[] for _ in region.nodes]
+    for node, k in index.items():
+        if node not in kept:
+            drops[last.get(node, k)].append(node)
+    return drops
+
+
+def _inputs_within(node: Node) -> list[Node]:
+    """The values ``node`` reads: its inputs and those of its nested regions' nodes."""
+    found = list(node.inputs)
+    for sub in node.regions():
+        found += sub.results
+        for inner in sub.nodes:
+            found += _inputs_within(inner)
+    return found
 
 
 def _array_updates(nodes: set[Node]) -> set[Node]:
