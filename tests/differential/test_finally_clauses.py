@@ -24,17 +24,6 @@ from nbgraph.errors.exceptions import StagingError
 X = np.array([1.5, -2.0, 0.25, 3.0])
 
 
-def raise_in_a_branch(x, n):
-    print("before")
-    try:
-        if n > 2:
-            raise ValueError("big")
-        y = x + 1
-    finally:
-        print("finally", n)
-    return y
-
-
 def nested_finally_clauses(x, n):
     s = 0.0
     try:
@@ -93,9 +82,7 @@ def raise_at_the_top_with_return_in_finally(x, n):
         return x * 2  # noqa: B012 (what is tested)
 
 
-@pytest.mark.parametrize(
-    "fn", [raise_in_a_branch, nested_finally_clauses, raise_in_finally_replaces]
-)
+@pytest.mark.parametrize("fn", [nested_finally_clauses, raise_in_finally_replaces])
 @pytest.mark.parametrize("n", [0, 1, 2, 3, 5])
 def test_finally_before_a_staged_raise(fn, n):
     check(fn, X, n)
