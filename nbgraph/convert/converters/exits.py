@@ -10,7 +10,7 @@ from ..analysis import LOOPS, contains
 from ..context import exit_flags
 from ..templates import replace
 
-_BLOCKS = ("body", "orelse", "finalbody")
+BLOCKS = ("body", "orelse", "finalbody")  # a statement's statement lists
 
 
 def replace_exits(
@@ -34,7 +34,7 @@ def replace_exits(
         exits_in_try = isinstance(stmt, ast.Try) and contains(
             stmt.body, kind, stop_at_loops=not into_loops
         )
-        for field in _BLOCKS:
+        for field in BLOCKS:
             inner = getattr(stmt, field, None)
             if inner and not (isinstance(stmt, LOOPS) and field == "orelse"):
                 setattr(stmt, field, replace_exits(inner, kind, make, flag, into_loops))

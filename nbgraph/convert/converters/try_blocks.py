@@ -19,8 +19,7 @@ import copy
 from ..analysis import contains, is_converted_raise
 from ..context import Converter
 from ..templates import replace, replace_expr
-
-_BLOCKS = ("body", "orelse", "finalbody")
+from .exits import BLOCKS
 
 
 class TryConverter(Converter):
@@ -72,7 +71,7 @@ class TryConverter(Converter):
                 guard.body.extend(copy.deepcopy(final))
                 stmt.value.keywords = [ast.keyword(arg="leaves", value=key)]
             elif not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                for field in _BLOCKS:
+                for field in BLOCKS:
                     inner = getattr(stmt, field, None)
                     if inner and not (field == "body" and getattr(stmt, "handlers", None)):
                         setattr(stmt, field, self._run_finally_first(inner, key, final))
