@@ -7,11 +7,14 @@ machine code in a new process.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import importlib.util
 import os
 import sys
+import types
+import uuid
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -75,10 +78,96 @@ def _holds(path: Path, text: str) -> bool:
         return False
 
 
+def stable_key(value: Any) -> str | None:
+    """Text that names ``value`` the same way in every process and differently from any
+    value that behaves otherwise, or None where there is none: numbers, strings,
+    dtypes, containers of them, functions found by their module and name, and objects
+    with a ``cache_key()`` method (returning such text or None)."""
+    own = getattr(value, "cache_key", None)
+    if callable(own) and not isinstance(value, type):
+        return own()
+    if value is None or type(value) in (bool, int, float, complex, str, bytes, range, slice):
+        return f"{type(value).__name__}:{value!r}"
+    if type(value) in (tuple, list, frozenset):
+        items = (
+            sorted(map(stable_key, value), key=str)
+            if type(value) is frozenset
+            else map(stable_key, value)
+        )
+        parts = list(items)
+        return None if None in parts else f"{type(value).__name__}({','.join(parts)})"
+    if type(value) is dict:
+        parts = [(stable_key(k), stable_key(v)) for k, v in value.items()]
+        if any(None in pair for pair in parts):
+            return None
+        return "dict(" + ",".join(f"{k}={v}" for k, v in parts) + ")"
+    if isinstance(value, types.ModuleType):
+        return f"module:{value.__name__}" if sys.modules.get(value.__name__) is value else None
+    if isinstance(value, np.dtype):
+        return f"dtype:{value.str}"
+    if isinstance(value, np.generic):
+        return f"{value.dtype.str}:{value!r}"
+    if isinstance(value, numba.types.Type):
+        return f"numba:{value}"
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        kind = _importable(type(value))
+        fields = stable_key(tuple(getattr(value, f.name) for f in dataclasses.fields(value)))
+        return None if kind is None or fields is None else f"{kind}{fields}"
+    return _importable(value)
+
+
+def _importable(value: Any) -> str | None:
+    """``module.qualname`` of a function or class that this name finds again."""
+    if isinstance(value, np.ufunc):
+        return f"ufunc:{value.__name__}" if getattr(np, value.__name__, None) is value else None
+    target = getattr(value, "py_func", value)  # (a Numba dispatcher: its function)
+    module, qualname = getattr(target, "__module__", None), getattr(target, "__qualname__", None)
+    if not isinstance(module, str) or not isinstance(qualname, str) or "<" in qualname:
+        return None
+    found: Any = sys.modules.get(module)
+    for part in qualname.split("."):
+        found = getattr(found, part, None)
+    if found is not value:
+        return None
+    code = getattr(target, "__code__", None)  # (a function edited since: another key)
+    if code is None:
+        return f"ref:{module}.{qualname}"
+    return f"ref:{module}.{qualname}:{_code_digest(code).hexdigest()[:16]}"
+
+
+def _code_digest(code: types.CodeType) -> Any:
+    """A hash of a function's bytecode and constants (nested functions' code included)."""
+    digest = hashlib.sha256(code.co_code)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            digest.update(_code_digest(const).digest())
+        else:
+            digest.update(repr(const).encode())
+    return digest
+
+
+def _objects_key(objects: dict[str, Any]) -> str:
+    """What the compiled code takes from ``objects`` besides the source: their stable
+    keys, or a key of this process alone where one has none (that module is then never
+    shared: another graph of the same source would call its objects instead)."""
+    keys = []
+    for name in sorted(objects):
+        key = stable_key(objects[name])
+        keys.append(f"{name}={key if key is not None else f'unique:{uuid.uuid4().hex}'}")
+    return "\n".join(keys)
+
+
 def load_source(text: str, objects: dict[str, Any], prefix: str = "graph") -> ModuleType:
-    """The module with this source (imported once per process), ``objects`` added to
-    its namespace."""
-    digest = hashlib.sha256((text + _versions()).encode()).hexdigest()[:24]
+    """The module with this source and these objects in its namespace (imported once
+    per process).
+
+    Compiled code reads the objects by name, and Numba's disk cache keys a function by
+    its file alone: the file's name hashes the objects' keys too, so two graphs whose
+    source reads alike but which call different functions or constants (``print(x)``
+    and ``print("x is", x)`` both call back into Python as ``_py0(v0)``) get modules and
+    machine code of their own."""
+    key = text + _versions() + _objects_key(objects)
+    digest = hashlib.sha256(key.encode()).hexdigest()[:24]
     path = cache_dir() / f"{prefix}_{digest}.py"
     if not _holds(path, text):  # new, or damaged since it was written
         tmp = path.with_suffix(f".{os.getpid()}.tmp")

@@ -17,6 +17,7 @@ from ...graph.ir import Node
 from ...graph.numpy_facts import ufunc_of
 from ...graph.template import fill
 from ..common.fusion import Group, small_power
+from ..generated import stable_key
 
 BLOCK = 1 << 16  # elements per block: its intermediates stay in L2 cache, and blocks are
 # few enough that the Python work per block and member (a few µs) stays small
@@ -29,6 +30,24 @@ class ChunkedGroup:
         self.group = group
         self.dtype = group.root.type.dtype
         self.steps = [(m, _ufunc(m), small_power(m), m is group.root) for m in group.members]
+
+    def cache_key(self) -> str | None:
+        """What the group computes, for the key of the module that calls it
+        (``generated.stable_key``): each member's call, type and operands (positions
+        among the group's inputs, then its members)."""
+        order = [*self.group.inputs, *self.group.members]
+        return stable_key(
+            [
+                (
+                    m.arg.fn,
+                    m.arg.args,
+                    m.arg.kwargs,
+                    m.type,
+                    tuple(order.index(i) for i in m.inputs),
+                )
+                for m in self.group.members
+            ]
+        )
 
     def _plan(self, values: dict[Node, Any]) -> list[tuple[Any, ...]]:
         """For one block shape: each member's ufunc, small power, whether it is the root

@@ -43,6 +43,7 @@ from ..common.fusion import (
 )
 from ..common.ownership import Ownership
 from ..failures.sites import tag
+from ..generated import stable_key
 from . import element_loops, numpy_loops, python_ints, staged
 from .chunked import make_chunked
 from .kernels import KernelWriter
@@ -869,6 +870,14 @@ class _Applier:
             t.dtype.type if isinstance(t, TensorType) and t.flavor == SCALAR else None
             for t in types
         ]
+
+    def cache_key(self) -> str | None:
+        """What the call does and where its node is (errors name the user's line), for
+        the key of the module that calls it (``generated.stable_key``)."""
+        call = self.call
+        return stable_key(
+            (call.fn, call.args, call.kwargs, self.prefix, tuple(self.scalars), self.node.loc)
+        )
 
     def __call__(self, *values: Any) -> Any:
         values = tuple(
