@@ -425,7 +425,10 @@ def _made_in(builder: RegionBuilder, value: Any) -> bool:
 
 def _first_assigned_in_loop(missing: Any, value: Any) -> bool:
     """Whether a loop body's variable has no value on one path of an if (``missing``)
-    and a number or array on the other."""
+    and a number or array on the other (a graph value, or a constant the body made:
+    ``v = np.zeros(3)``)."""
+    if isinstance(value, np.ndarray):
+        return isinstance(missing, LoopUndefined) and value.dtype.kind in "biufc"
     return isinstance(missing, LoopUndefined) and isinstance(
         value, Traced | int | float | complex | np.generic
     )

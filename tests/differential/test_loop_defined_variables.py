@@ -86,9 +86,29 @@ def unused_after_loop(x, n):
     return s
 
 
+def constants_made_in_the_loop(n):
+    i = 0
+    while i < n:
+        zeros = np.zeros(3)  # the same array every iteration: a constant while tracing
+        scale = 2.5
+        i += 1
+    return zeros, scale
+
+
+def constant_made_on_one_path(x):
+    for v in x:
+        if v > 1:
+            hit = np.ones(2, np.int32)
+    return hit
+
+
 @pytest.mark.parametrize(
     "fn, args",
     [
+        (constants_made_in_the_loop, (np.int64(2),)),
+        (constants_made_in_the_loop, (np.int64(0),)),
+        (constant_made_on_one_path, (X,)),
+        (constant_made_on_one_path, (-X,)),
         (used_after_for, (X, 3)),
         (used_after_for, (X, 0)),
         (used_after_while, (np.int32(2),)),
