@@ -12,6 +12,7 @@ to a call back into Python and compilation retried.
 from __future__ import annotations
 
 import functools
+import operator
 import re
 import threading
 import time
@@ -29,8 +30,9 @@ from numba.core.registry import cpu_target
 
 from ...config import config
 from ...errors.exceptions import NbgraphPerformanceWarning
-from ...graph.ir import Graph, Node
-from ...graph.types import PYTHON, SCALAR, ListType, TensorType, TokenType, TupleType
+from ...graph.ir import Graph, Node, Op
+from ...graph.numpy_facts import method_name
+from ...graph.types import ARRAY, PYTHON, SCALAR, ListType, TensorType, TokenType, TupleType
 from ...progress import building
 from ..common.arguments import unsupported_argument
 from ..common.ownership import report_copies
@@ -42,6 +44,21 @@ from .lowering import FUNCTION, Lowering, lower
 from .tiers import interprets_first
 
 _PY_TYPES = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
+
+
+_VIEW_FUNCTIONS = (operator.getitem, np.reshape, np.ravel, np.transpose, np.squeeze)
+_VIEW_METHODS = ("reshape", "ravel", "transpose", "squeeze", "view", "swapaxes")
+
+
+def _new_view(node: Node) -> bool:
+    """Whether ``node`` makes a new view of an array every time (``x[:, :]``,
+    ``x.reshape(x.shape)``; not ``np.asarray(x)``, which may be ``x`` itself)."""
+    if node.op is not Op.CALL or not isinstance(node.type, TensorType):
+        return False
+    fn = node.arg.fn
+    return node.type.flavor == ARRAY and (
+        fn in _VIEW_FUNCTIONS or method_name(node.arg) in _VIEW_METHODS
+    )
 
 
 def _output_converter(t: Any) -> Callable[[Any], Any] | None:
@@ -126,6 +143,9 @@ class NumbaGraph:
             if c is not None
         ]
         self.const_results = [i for i, r in enumerate(results) if r.op.value == "const"]
+        # Views an operation made, which Numba hands back as the argument object itself
+        # when they look like it (``x[:, :]``): eagerly they are new objects.
+        self.made_views = [i for i, r in enumerate(results) if _new_view(r)]
         self._functions_compiled: int | None = None  # by the last compile that counted
         self._background_s: float | None = None  # how long the background compile took
         # The first call's run on the interpreter, then the compile on a background
@@ -256,9 +276,12 @@ class NumbaGraph:
         except Interrupted as exc:
             loop, completed = exc.args
             raise interrupted_in(self.lowering.loops[loop], completed) from None
-        if not (self.converters or self.const_results):
+        renew = [i for i in self.made_views if any(out[i] is a for a in args)]
+        if not (self.converters or self.const_results or renew):
             return out
         out = list(out)
+        for i in renew:
+            out[i] = out[i].view()
         for i, convert in self.converters:
             out[i] = convert(out[i])
         for i in self.const_results:

@@ -208,7 +208,8 @@ class Lowering:
 
     def _index(self, template: Any, inputs: list[str], node: Node) -> str:
         index = fill(template, [Source(n) for n in inputs])
-        items = index if isinstance(index, tuple) else (index,)
+        items = _without_ellipsis(index if isinstance(index, tuple) else (index,), node)
+        index = items if isinstance(index, tuple) or len(items) != 1 else items[0]
         text = [
             f"np.array({self.literal(i)})" if isinstance(i, list) else self.literal(i)
             for i in items
@@ -763,6 +764,26 @@ class Lowering:
             self.emit(f"if {inputs[1]}:", indent, node)
             indent += 1
         self.emit(self._python_call(caller, inputs[1:], None), indent, node)
+
+
+def _without_ellipsis(items: tuple, node: Node) -> tuple:
+    """Index items with ``...`` spelled out as full slices (Numba has no ``x[...]``),
+    where the other items are constant integers and slices and ``...`` stands for at
+    least one axis (``x[0, ...]`` of a vector is a 0-d array, ``x[0]`` a number)."""
+    if not any(i is Ellipsis for i in items):
+        return items
+    array = node.inputs[0].type if node.inputs else None
+    taking = [i for i in items if i is not Ellipsis and i is not None]
+    if (
+        not isinstance(array, TensorType)
+        or sum(i is Ellipsis for i in items) != 1
+        or not all(type(i) in (int, slice) for i in taking)
+        or array.ndim <= len(taking)
+    ):
+        return items
+    k = items.index(Ellipsis)
+    rest = (slice(None),) * (array.ndim - len(taking))
+    return (*items[:k], *rest, *items[k + 1 :])
 
 
 def _axis_reduction(node: Node) -> tuple[str, int, bool] | None:

@@ -136,8 +136,12 @@ class CudaGraph:
         # Results stay on the device, still being computed when device arrays came in:
         # work the caller queues next (the default stream) runs after them, as with CuPy.
         self.raise_device_error()
+        params = self.graph.body.params
         return [
-            self._output(value, node, device_io)
+            # A parameter returned as it came is the caller's object, as eagerly.
+            args[params.index(node)]
+            if node.op is Op.PARAM and not device_io
+            else self._output(value, node, device_io)
             for value, node in zip(outputs, self.plan.results)
             if node in self.results
         ]
