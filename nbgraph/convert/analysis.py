@@ -105,17 +105,17 @@ def mutated_names(nodes: list[ast.AST]) -> list[str]:
 
 
 def captured_names(fn: ast.FunctionDef) -> set[str]:
-    """Locals of fn that a lambda or def of the user's inside it reads (an over-estimate:
-    any name used inside them)."""
+    """Locals of fn that a lambda or def of the user's inside it reads, the methods of a
+    class defined in it included (an over-estimate: any name used inside them)."""
     inner = [
         n
         for n in walk_scope(fn.body)
-        if isinstance(n, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef))
+        if isinstance(n, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
         and not getattr(n, "_nbg_generated", False)
     ]
     used: set[str] = set()
     for scope in inner:
-        own = parameter_names(scope)  # type: ignore[arg-type]
+        own = set() if isinstance(scope, ast.ClassDef) else parameter_names(scope)  # type: ignore[arg-type]
         used |= {n.id for n in ast.walk(scope) if isinstance(n, ast.Name)} - own
     return used & local_names(fn)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import abc
 import builtins
 import cmath
+import collections
 import contextlib
 import inspect
 import math
@@ -25,7 +26,7 @@ from ..graph import runtime
 from ..graph.functions import STAGEABLE_BUILTINS
 from ..graph.template import Text
 from ..graph.types import TensorType
-from ..source.origins import is_converted, register_passing_call, user_location
+from ..source.origins import is_converted, register_passing_call, user_location, user_module
 from ..source.user_code import is_user_code
 from ..staging import iteration, statements
 from ..staging.control_flow import list_comp
@@ -135,7 +136,16 @@ def _refuse_breakpoint(*args: Any, **kwargs: Any) -> None:
     )
 
 
+def _namedtuple(typename: str, field_names: Any, **options: Any) -> type:
+    """``collections.namedtuple`` made in converted code: its class belongs to the user's
+    module, as eagerly (namedtuple takes the module from its caller's frame, which is
+    nbgraph's here)."""
+    options.setdefault("module", user_module())
+    return collections.namedtuple(typename, field_names, **options)
+
+
 _SPECIAL: dict[Any, Callable] = {
+    collections.namedtuple: _namedtuple,
     builtins.breakpoint: _refuse_breakpoint,
     builtins.list: _make_list,
     builtins.print: statements.print_stmt,

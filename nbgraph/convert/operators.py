@@ -10,6 +10,7 @@ from ..source.origins import user_location
 from ..staging.control_flow import and_, for_stmt, if_exp, if_stmt, list_comp, not_, or_, while_stmt
 from ..staging.statements import (
     assert_stmt,
+    augmented_item,
     contains,
     fstring,
     list_append,
@@ -57,6 +58,7 @@ __all__ = [
     "UndefinedReturn",
     "and_",
     "assert_stmt",
+    "augmented_item",
     "contains",
     "converted_call",
     "deleted",

@@ -132,6 +132,17 @@ def frame_location(frame: types.FrameType) -> Loc:
     return _frame_location(frame, None)
 
 
+def user_module() -> str | None:
+    """The ``__name__`` of the module of the innermost user function running converted
+    code (what ``collections.namedtuple`` would read from its caller's frame)."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code in _owners:
+            return frame.f_globals.get("__name__")
+        frame = frame.f_back
+    return None
+
+
 def user_location() -> Loc | None:
     """The user's file, line and column currently executing in converted code, with the
     chain of user functions that called it (``Loc.caller``)."""

@@ -239,9 +239,32 @@ def setitem(target: Any, index: Any, value: Any) -> Any:
     return target
 
 
+def augmented_item(target: Any, index: Any, operation: str, value: Callable[[], Any]) -> Any:
+    """``target[index] op= value()`` (``operation``: the in-place operator's name in
+    ``operator``, as ``"iadd"``), returning target (converted code rebinds the name).
+
+    Python applies the item's own in-place operator, then stores the result: an array
+    held in a list or dict is changed in place (``y = [b]; y[0] += 1`` changes ``b``), so
+    it goes through the graph value's in-place operator, as ``t = b; t += 1`` does.  An
+    array's item is updated functionally, as before (``a[i] = a[i] + v``)."""
+    item = target[index]
+    if type(target) in (list, dict):
+        return setitem(target, index, getattr(operator, operation)(item, value()))
+    return setitem(target, index, getattr(operator, _BINARY[operation])(item, value()))
+
+
+# The binary operator of each in-place one (by their names in ``operator``).
+_BINARY = {
+    **{f"i{name}": name for name in ("add", "sub", "mul", "truediv", "floordiv", "mod")},
+    **{f"i{name}": name for name in ("pow", "matmul", "xor", "lshift", "rshift")},
+    "iand": "and_",
+    "ior": "or_",
+}
+
+
 # They do the user's item assignment, append or raise on Python values as Python does:
 # an error raised in their own frame is the user's statement's (user_error_location).
-for _passing in (setitem, list_append, raise_stmt):
+for _passing in (setitem, augmented_item, list_append, raise_stmt):
     register_passing_call(_passing.__code__)
 
 

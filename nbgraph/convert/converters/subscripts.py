@@ -1,5 +1,6 @@
-"""a[i] = v / a[i] += v / a[i][j] = v -> a = ag__.setitem(a, i, ...): item assignment
-rebinds the name, so it is visible to staged branches and loops.  Only for the
+"""a[i] = v / a[i] += v / a[i][j] = v -> a = ag__.setitem(a, i, ...) (``+=``:
+ag__.augmented_item): item assignment rebinds the name, so it is visible to staged
+branches and loops.  Only for the
 function's own locals: an enclosing function's container is updated in place."""
 
 from __future__ import annotations
@@ -46,7 +47,34 @@ class SubscriptConverter(ScopedConverter):
             or not self.is_local(_root(target).id)
         ):
             return node
-        value = ast.copy_location(
-            ast.BinOp(left=as_load(target), op=node.op, right=node.value), node
+        # The item's own in-place operator where it has one (an array in a list), as
+        # Python applies it; the value is computed after the item is read, as in Python.
+        update = replace_expr(
+            "ag__.augmented_item(x, i, op, lambda: v)",
+            node,
+            x=as_load(target.value),
+            i=as_load(target.slice),
+            op=ast.Constant(_IN_PLACE[type(node.op)]),
+            v=node.value,
         )
-        return replace("x = update", node, x=_root(target).id, update=_update(target, value, node))
+        if isinstance(target.value, ast.Subscript):
+            update = _update(target.value, update, node)
+        return replace("x = update", node, x=_root(target).id, update=update)
+
+
+# The name in ``operator`` of each augmented assignment's in-place operator.
+_IN_PLACE = {
+    ast.Add: "iadd",
+    ast.Sub: "isub",
+    ast.Mult: "imul",
+    ast.Div: "itruediv",
+    ast.FloorDiv: "ifloordiv",
+    ast.Mod: "imod",
+    ast.Pow: "ipow",
+    ast.MatMult: "imatmul",
+    ast.BitAnd: "iand",
+    ast.BitOr: "ior",
+    ast.BitXor: "ixor",
+    ast.LShift: "ilshift",
+    ast.RShift: "irshift",
+}
