@@ -9,6 +9,8 @@ converted code those uses were rewritten to graph operators and never get here.
 
 from __future__ import annotations
 
+import itertools
+import math
 import operator
 import weakref
 from typing import Any
@@ -597,26 +599,44 @@ def visible_alts(value: Traced, here: Any = None) -> Alts:
 
 
 def _passed_alts(the_call: Call, leaves: list, inputs: tuple, rtype: TensorType) -> Alts:
-    """A call's result, where one operand carries alts: on the runs where that operand
-    has its other type, the type the call gives (kept only if it differs from ``rtype``
-    in Python flavor alone: a value of another dtype cannot be converted afterwards)."""
+    """A call's result, where operands carry alts: on the runs where they have their
+    other types, the type the call gives (kept only if it differs from ``rtype`` in
+    Python flavor alone: a value of another dtype cannot be converted afterwards).
+
+    With several such operands (``r += s``, both Python ints until the loop changes
+    them), every combination of their types counts, in order: each operand's alts
+    first, its static type last, so the first flag that holds decides, as for one."""
     carriers = [k for k, leaf in enumerate(leaves) if isinstance(leaf, Traced) and leaf.alts]
-    if len(carriers) != 1:
+    choices = [
+        [
+            *((w, t) for w, t in visible_alts(leaves[k]) if not isinstance(t, Unbound)),
+            (None, inputs[k].type),  # (its alts' flags are checked above: it exists)
+        ]
+        for k in carriers
+    ]
+    if not carriers or math.prod(map(len, choices)) > _MOST_COMBINATIONS:
         return ()
-    k = carriers[0]
     alts = []
-    for when, t in visible_alts(leaves[k]):
-        if isinstance(t, Unbound):
-            continue  # (checked above: where the call runs, the value exists)
+    for combination in itertools.product(*choices):
+        flags = [w for w, _ in combination if w is not None]
+        if not flags:  # every operand of its static type: the result's
+            break
         types = [n.type for n in inputs]
-        types[k] = t
+        for k, (_, t) in zip(carriers, combination):
+            types[k] = t
         try:
             other = infer(the_call, types)
         except TypeInferenceError:
             other = rtype
         same_dtype = isinstance(other, TensorType) and (other.dtype, other.ndim) == (rtype.dtype, 0)
+        when = flags[0]
+        for flag in flags[1:]:
+            when = call(operator.and_, when, flag)
         alts.append((when, other if same_dtype else rtype))
     return trimmed(alts, rtype)
+
+
+_MOST_COMBINATIONS = 16  # of the operands' types: beyond, the result has its static type
 
 
 def trimmed(alts: list, static: TensorType) -> Alts:

@@ -121,9 +121,33 @@ def max_and_min_keep_the_winner(x, m):
     return max(m, 2.5), min(x[0] < 0, x[1] < 0), max(m, 1, x[1] > 0)
 
 
+def two_changing_numbers(x):
+    r = 1
+    s = 0
+    for v in x:
+        r += s  # a Python int while s is one: in the first iteration
+        s += v
+    return r, s
+
+
+def two_changing_floats(x):
+    r, s, i = 0.5, 1.0, 0
+    while i < len(x):
+        r = r * s - 1.0
+        s = x[i] + s
+        i += 1
+    return r, s
+
+
 @pytest.mark.parametrize(
     "fn, args",
     [
+        (two_changing_numbers, (INTS[:1],)),
+        (two_changing_numbers, (INTS[:2],)),
+        (two_changing_numbers, (INTS[:0],)),
+        (two_changing_floats, (FLOATS[:1],)),
+        (two_changing_floats, (FLOATS,)),
+        (two_changing_floats, (FLOATS[:0],)),
         (printed_after_loop, (FLOATS,)),
         (printed_after_loop, (FLOATS[:0],)),
         (int_or_float, (np.int64(1),)),
@@ -177,6 +201,9 @@ _STATEMENTS = [
     "t = max(t, x[i])",
     "t = min(t, 1.0)",
     "print(t, t * 2)",
+    "t = t + u",
+    "u = u * t",
+    "u = u + x[i]",
 ]
 
 
