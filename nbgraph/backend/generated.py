@@ -83,9 +83,9 @@ def stable_key(value: Any) -> str | None:
     value that behaves otherwise, or None where there is none: numbers, strings,
     dtypes, containers of them, functions found by their module and name, and objects
     with a ``cache_key()`` method (returning such text or None)."""
-    own = getattr(value, "cache_key", None)
-    if callable(own) and not isinstance(value, type):
-        return own()
+    own = getattr(type(value), "cache_key", None)  # (the type's: a traced value's
+    if callable(own) and not isinstance(value, type):  # attributes raise while tracing)
+        return own(value)
     if value is None or type(value) in (bool, int, float, complex, str, bytes, range, slice):
         return f"{type(value).__name__}:{value!r}"
     if type(value) in (tuple, list, frozenset):
@@ -120,8 +120,13 @@ def _importable(value: Any) -> str | None:
     """``module.qualname`` of a function or class that this name finds again."""
     if isinstance(value, np.ufunc):
         return f"ufunc:{value.__name__}" if getattr(np, value.__name__, None) is value else None
-    target = getattr(value, "py_func", value)  # (a Numba dispatcher: its function)
-    module, qualname = getattr(target, "__module__", None), getattr(target, "__qualname__", None)
+    if not callable(value):
+        return None
+    try:
+        target = getattr(value, "py_func", value)  # (a Numba dispatcher: its function)
+        module, qualname = target.__module__, target.__qualname__
+    except Exception:  # (another object: a traced value raises on any attribute)
+        return None
     if not isinstance(module, str) or not isinstance(qualname, str) or "<" in qualname:
         return None
     found: Any = sys.modules.get(module)
