@@ -9,7 +9,8 @@ STAMP := $(VENV)/.installed
 setup: $(STAMP)
 
 # Browser tests drive Debian's Chromium (Playwright never downloads a browser here);
-# the graph view lays graphs out with Graphviz's `dot`.
+# the graph view lays graphs out with Graphviz's `dot`.  The warm-up compiles the CPU
+# backend's shared reductions once (about a minute), so first graphs do not wait for them.
 SUDO := $(if $(filter 0,$(shell id -u)),,$(shell command -v sudo))
 LABEXT_DIR := $(VENV)/share/jupyter/labextensions/nbgraph-labextension
 
@@ -32,6 +33,7 @@ $(STAMP): pyproject.toml labextension/package.json
 	$(PY) -m pip install -q -e ".[test,lab,cuda,dask]"
 	$(link_labextension)
 	$(VENV)/bin/jupyter labextension list 2>&1 | grep -q "nbgraph-labextension.*enabled"
+	$(PY) -m nbgraph.backend.numba_cpu.warmup
 	touch $(STAMP)
 
 test: $(STAMP)
