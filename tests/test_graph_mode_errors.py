@@ -538,3 +538,16 @@ def test_try_except_around_graph_indexing_is_refused():
     message = str(info.value)
     assert names_line(message, line_of(catches_index_error, "try:"))
     assert ".eager(" in message
+
+
+def described(x):
+    return f"{x.sum()} in all"
+
+
+def test_a_returned_string_of_graph_values_is_refused_with_the_fix():
+    with pytest.raises(ng.StagingError) as err:
+        ng.function(described, backend="interpret")(np.arange(3.0))
+    message = str(err.value)
+    assert "described returns a string made from graph values" in message
+    assert "described.eager(...)" in message and "Text" not in message
+    assert described(np.arange(3.0)) == "3.0 in all"

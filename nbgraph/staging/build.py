@@ -47,7 +47,7 @@ def trace(
                 result = None  # (never returned: the graph raises before)
         check_defined(result)
         _check_unchanged(name, given)
-        out_leaves, out_tree = flatten(result, is_leaf=_is_result_leaf)
+        out_leaves, out_tree = flatten(result, is_leaf=_result_leaf(name))
         for leaf in out_leaves:
             check_bound(leaf)  # returning a variable is a use of it
         nodes = [lift(leaf).node for leaf in out_leaves]
@@ -63,12 +63,29 @@ def trace(
     return Graph(name, top.region, in_tree, out_tree, writes=writes, flavors=tuple(flavors))
 
 
-def _is_result_leaf(value: Any) -> bool:
-    if is_graph_value(value) or type_of(value) is not None:
-        return True
-    if hasattr(value, "__array_function__") or hasattr(value, "render"):
-        raise StagingError(f"a graph function cannot return a {type(value).__name__}")
-    return False
+def _result_leaf(name: str) -> Callable[[Any], bool]:
+    """Whether a part of ``name``'s result is a leaf (a number or array); refuses what
+    a graph cannot return."""
+
+    def is_leaf(value: Any) -> bool:
+        if is_graph_value(value) or type_of(value) is not None:
+            return True
+        if hasattr(value, "render"):
+            raise StagingError(
+                f"{name} returns a string made from graph values (an f-string, str(), "
+                ".format or %), which is known only when the graph runs, and a graph "
+                "returns numbers and arrays: return the numbers and format them outside "
+                f"{name}, print the string inside it, or call {name}.eager(...) to run it "
+                "as plain Python"
+            )
+        if hasattr(value, "__array_function__"):
+            raise StagingError(
+                f"{name} returns a {type(value).__name__}, which a graph cannot return; "
+                f"return NumPy arrays, or call {name}.eager(...) to run it as plain Python"
+            )
+        return False
+
+    return is_leaf
 
 
 def _containers(value: Any, where: str) -> list[tuple[str, Any, tuple]]:
