@@ -66,7 +66,17 @@ class Specialization:
         self.fix_lists = [i for i, r in enumerate(results) if isinstance(r.type, ListType)]
         self.leaf = graph.out_tree is LEAF and not self.fix_lists and not graph.flavors
         self.own = len(graph.own_results())
-        self.single = self.leaf and self.writes is None
+        # np.array of a list a graph loop builds, returned as it is: when the list stays
+        # empty, eager's empty array (float64 of shape (0,), or the dtype asked for), not
+        # one of the items' type and rank, which the graph's static type says.
+        self.empty_lists = [
+            (i, r.arg.args[1], r.arg.args[2])
+            for i, r in enumerate(results[: self.own])
+            if r.op is Op.CALL
+            and r.arg.fn is runtime.list_to_array
+            and r.arg.args[1] in (np.array, np.asarray)
+        ]
+        self.single = self.leaf and self.writes is None and not self.empty_lists
         self.failed_node: Node | None = None  # where the last failing call raised
         self._shown: tuple[tuple, Graph] | None = None  # annotations -> annotated_graph()
 
@@ -121,6 +131,11 @@ class Specialization:
             self._raise_non_finite(leaves)
         if self.single:
             return outputs[0]
+        if self.empty_lists:
+            outputs = list(outputs)
+            for i, how, kwargs in self.empty_lists:
+                if isinstance(outputs[i], np.ndarray) and outputs[i].shape[:1] == (0,):
+                    outputs[i] = how([], **kwargs)
         if self.writes is not None:
             outputs = self.writes.finish(leaves, outputs)
             if self.leaf:

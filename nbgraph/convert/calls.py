@@ -87,8 +87,8 @@ def _list_to_array(fn: Callable, lst: TracedList, *args: Any, **kwargs: Any) -> 
         )
     elem = lst.type.elem
     empty = None
-    if isinstance(elem, TensorType) and "dtype" not in kwargs:
-        empty = np.zeros((0,) * (elem.ndim + 1), dtype=elem.dtype)
+    if isinstance(elem, TensorType):  # (of the graph's type: eager's is put back on return)
+        empty = np.zeros((0,) * (elem.ndim + 1), dtype=kwargs.get("dtype", elem.dtype))
     return call(runtime.list_to_array, lst, fn, kwargs, empty)
 
 

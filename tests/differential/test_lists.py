@@ -171,3 +171,31 @@ def nested_lists(m):
 )
 def test_nested_list_building(m):
     check(nested_lists, m)
+
+
+def rows_of_zeros(m, n):
+    rows = []
+    for _ in range(m):
+        rows.append(np.zeros(n))
+    return np.array(rows)
+
+
+def numbers_in_a_loop(n):
+    found = []
+    for i in range(n):
+        found.append(i * 2)
+    return np.asarray(found), np.array(found, dtype=np.int32)
+
+
+@pytest.mark.parametrize(
+    "fn, args",
+    [
+        (rows_of_zeros, (np.int64(2), 3)),
+        (rows_of_zeros, (np.int64(0), 3)),
+        (numbers_in_a_loop, (np.int64(3),)),
+        (numbers_in_a_loop, (np.int64(0),)),
+    ],
+    ids=lambda v: getattr(v, "__name__", ""),
+)
+def test_returned_array_of_a_list_left_empty_is_eagers(fn, args):
+    check(fn, *args)
