@@ -135,9 +135,22 @@ def with_outer_arrays(
             )
         except CarryArrays as more:
             handles += [h for h in more.handles if not any(h is k for k in handles)]
+            if len(handles) > _MOST_OUTER_ARRAYS:  # a new one each time: never settles
+                raise StagingError(
+                    "a graph loop here writes in place into an array it reaches through a "
+                    "dict or list that it changes (as `y['b'] *= 2` on an array `y` "
+                    "holds); graph mode cannot follow that array from iteration to "
+                    "iteration. Assign the item a new array (`y['b'] = y['b'] * 2`) and "
+                    "copy it into the array afterwards if it must change, or call the "
+                    "function's .eager(...) to run it as plain Python",
+                    user_location(),
+                ) from None
             continue
         set_after(handles, [v.node for v in result[len(names) :]])
         return result[: len(names)]
+
+
+_MOST_OUTER_ARRAYS = 64  # written by one loop from outside it
 
 
 def _reading(fn: Callable, handles: list[Traced], count: int, body: bool) -> Callable:

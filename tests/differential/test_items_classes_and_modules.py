@@ -130,3 +130,18 @@ def test_namedtuple_made_inside_belongs_to_the_users_module():
         assert type(result).__name__ == "Pair" and result._fields == expected._fields
         assert result.a == expected.a
         np.testing.assert_array_equal(result.b, expected.b)
+
+
+def doubled_through_a_changing_dict(b):
+    y = {"b": b}
+    while y["b"] <= 10:
+        y["a"] = y["b"] + 1
+        y["b"] *= 2
+    return y
+
+
+def test_in_place_write_through_a_changing_container_in_a_loop_is_refused():
+    # (it traced the loop again for ever: each trace met the item as a new array)
+    with pytest.raises(ng.StagingError, match=r"y\['b'\] = y\['b'\] \* 2") as err:
+        ng.function(doubled_through_a_changing_dict, backend=backend())(np.array(10))
+    assert err.value.loc is not None and err.value.loc.lineno > 0
