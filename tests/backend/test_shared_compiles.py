@@ -68,7 +68,9 @@ for name in ("whole", "rows", "columns"):
     env = {**os.environ, "NBGRAPH_CACHE_DIR": str(tmp_path)}
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
     assert run.returncode == 0, run.stderr
-    called = set(run.stdout.splitlines())
+    # (a Fortran-ordered array is one ``columns`` hands to ``rows`` itself, compiled
+    # inside it: not a call of generated code)
+    called = {line for line in run.stdout.splitlines() if "'F'" not in line}
     warmed = {f"{along} {signature}" for along, signature in warmup.signatures()}
     assert called, "the graphs called no shared reduction"
     assert called <= warmed, sorted(called - warmed)
