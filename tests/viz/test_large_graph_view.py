@@ -1,19 +1,22 @@
-"""A graph of 2000+ nodes starts folded and stays quick to lay out as it unfolds."""
+"""A graph of 2000+ nodes starts folded and stays quick to lay out as it unfolds.
+
+What keeps it quick is checked, not the wall time (the machines are shared): the first
+view lays out only the folded drawing, and an unfolded large drawing asks ``dot`` for the
+cheap placement (``nslimit``, edge labels as ``xlabel``) that turns a minute into seconds.
+"""
 
 import importlib.util
-import time
+import re
 
 import numpy as np
 import pytest
 
 import nbgraph as ng
-from nbgraph.viz import GraphWidget
+from nbgraph.viz import GraphWidget, to_dot
 from nbgraph.viz.dot import LARGE_GRAPH
 from nbgraph.viz.folding import VISIBLE_BUDGET, Nesting
 
 LOOPS, STEPS = 10, 50  # 10 loops, each a cond of 2 x 50 statements: 2100 nodes
-# Generous bounds: the point is seconds, not the minute a plain `dot` run takes.
-FIRST_VIEW_S, UNFOLD_S = 5.0, 20.0
 
 
 @pytest.fixture(scope="module")
@@ -36,18 +39,26 @@ def big_graph(tmp_path_factory):
 
 def test_a_large_graph_starts_folded_and_unfolds_quickly(big_graph):
     assert len(big_graph.all_nodes()) > 2000
-    start = time.perf_counter()
     widget = GraphWidget(big_graph)
-    assert time.perf_counter() - start < FIRST_VIEW_S
     nesting = Nesting(big_graph)
     unfolded = {widget._by_id[i] for i in widget.unfolded}
     assert {n.op.value for n in unfolded} == {"while"}  # the conds inside start folded
     assert nesting.visible_count(unfolded) <= VISIBLE_BUDGET
     assert widget.svg.count('class="node"') < VISIBLE_BUDGET
 
+    assert "nslimit" not in to_dot(big_graph, unfolded).source  # small: the full search
+    assert edge_label_keys(to_dot(big_graph, unfolded).source) == {"label"}
+
     conds = [i for i, info in widget.nodes.items() if info["kind"] == "cond"]
-    start = time.perf_counter()
     widget.unfolded = [*widget.unfolded, *conds]  # everything open: 2100 nodes
-    assert time.perf_counter() - start < UNFOLD_S
     assert widget.svg.count('class="node"') > 2000
-    assert nesting.visible_count({widget._by_id[i] for i in widget.unfolded}) > LARGE_GRAPH
+    everything = {widget._by_id[i] for i in widget.unfolded}
+    assert nesting.visible_count(everything) > LARGE_GRAPH
+    source = to_dot(big_graph, everything).source
+    assert "nslimit=1" in source
+    assert edge_label_keys(source) == {"xlabel"}
+
+
+def edge_label_keys(source: str) -> set[str]:
+    """How the DOT source's edges carry their labels (``label`` or ``xlabel``)."""
+    return set(re.findall(r"->.*\[.*?\b(x?label)=", source))
