@@ -132,10 +132,14 @@ class CudaGraph:
             for a, on in zip(args, (self.on_device[p] for p in self.graph.body.params))
         ]
         env: Env = {}
-        outputs = self.plan.run(env, values)
-        # Results stay on the device, still being computed when device arrays came in:
-        # work the caller queues next (the default stream) runs after them, as with CuPy.
-        self.raise_device_error()
+        try:
+            outputs = self.plan.run(env, values)
+            # Results stay on the device, still being computed when device arrays came
+            # in: work the caller queues next (the default stream) runs after them.
+            self.raise_device_error()
+        except BaseException:
+            self._keep_writes(args, values)
+            raise
         params = self.graph.body.params
         return [
             # A parameter returned as it came is the caller's object, as eagerly.
@@ -145,6 +149,13 @@ class CudaGraph:
             for value, node in zip(outputs, self.plan.results)
             if node in self.results
         ]
+
+    def _keep_writes(self, args: Sequence[Any], values: Sequence[Any]) -> None:
+        """After an error, the caller's NumPy arguments get the writes made before it, as
+        eagerly (the writes ran in place on their device copies)."""
+        for k in self.graph.writes:
+            if isinstance(args[k], np.ndarray) and is_device_array(values[k]):
+                np.copyto(args[k], values[k].copy_to_host())
 
     def raise_device_error(self) -> None:
         """Raise what a kernel recorded in the error array, if anything."""
