@@ -286,13 +286,13 @@ class GraphFunction(StagedFunction):
             if self.last_build is not built:  # a new signature: time its first run too
                 start = time.perf_counter()
                 try:
-                    return entry(leaves)
+                    return entry(leaves, (bound.args, bound.kwargs))
                 finally:  # also when the call fails: the graph helps most then
                     self.last_build["first_run"] = time.perf_counter() - start
                     hook, self.after_first_call = self.after_first_call, None
                     if hook is not None:
                         hook(entry.annotated_graph())
-            return entry(leaves)
+            return entry(leaves, (bound.args, bound.kwargs))
         except BreakpointReached:  # (the graph ran on copies of the argument arrays)
             if _stopped_calls:
                 return _stopped_calls[0](self, args, kwargs)

@@ -113,7 +113,9 @@ class Specialization:
         """Whether a function the graph called has been redefined: trace again."""
         return any(b.changed() for b in self.helpers)
 
-    def __call__(self, leaves: Sequence[Any]) -> Any:
+    def __call__(self, leaves: Sequence[Any], given: tuple[tuple, dict] | None = None) -> Any:
+        """The results for the argument ``leaves`` (``given``: the call's ``(args, kwargs)``,
+        for the argument containers the function returns as they came)."""
         if self.writes is not None:
             self.writes.check(leaves)
         try:
@@ -145,7 +147,7 @@ class Specialization:
             outputs[i] = outputs[i].to_list() if isinstance(outputs[i], ConsList) else outputs[i]
         for i, found in self.graph.flavors:
             outputs[i] = in_eager_type(outputs[i], [(outputs[j], t) for j, t in found])
-        return unflatten(self.graph.out_tree, outputs[: self.own])
+        return unflatten(self.graph.out_tree, outputs[: self.own], given)
 
 
 def _copy(leaf: Any) -> Any:

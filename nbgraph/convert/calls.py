@@ -116,7 +116,9 @@ def _extremum(fn: Callable) -> Callable:
 
 
 def _isinstance(value: Any, classes: Any) -> bool:
-    return isinstance(value.type.example(), classes)
+    """isinstance of a graph value: of an example of its type (a container holding graph
+    values is tested as it is)."""
+    return isinstance(value.type.example() if is_graph_value(value) else value, classes)
 
 
 def _make_list(*args: Any) -> Any:

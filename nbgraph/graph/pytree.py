@@ -40,11 +40,54 @@ class Static:
         return f"Static({self.value!r})"
 
 
+class Given:
+    """A container of the call's arguments returned as it came: the caller's own object,
+    found by its place (``path``) in the call's ``(args, kwargs)``, as eagerly."""
+
+    __slots__ = ("path",)
+
+    def __init__(self, path: tuple) -> None:
+        self.path = path
+
+    def find(self, given: Any) -> Any:
+        for step in self.path:
+            given = given[step]
+        return given
+
+    def __repr__(self) -> str:
+        return f"Given{self.path!r}"
+
+
 LEAF = "leaf"
 
 
-def flatten(value: Any, is_leaf: Any = None) -> tuple[list[Any], Any]:
-    """(leaves, tree) for a nested value."""
+def _is_container(value: Any) -> bool:
+    return type(value) in (tuple, list, dict) or is_namedtuple(value)
+
+
+def container_paths(call: tuple[tuple, dict]) -> dict[int, tuple]:
+    """The place in ``call`` (``(args, kwargs)``) of every tuple, list and dict among
+    the arguments, by identity: what ``flatten(..., given=...)`` recognises."""
+    paths: dict[int, tuple] = {}
+
+    def walk(v: Any, path: tuple) -> None:
+        if not _is_container(v):
+            return
+        paths.setdefault(id(v), path)
+        for key, item in v.items() if type(v) is dict else enumerate(v):
+            walk(item, (*path, key))
+
+    for part, values in enumerate(call):
+        for key, item in values.items() if type(values) is dict else enumerate(values):
+            walk(item, (part, key))
+    return paths
+
+
+def flatten(
+    value: Any, is_leaf: Any = None, given: dict[int, tuple] | None = None
+) -> tuple[list[Any], Any]:
+    """(leaves, tree) for a nested value; a container of ``given`` (``container_paths``)
+    is kept as a reference to the caller's object."""
     leaves: list[Any] = []
     leaf_test = is_leaf or (lambda v: type_of(v) is not None)
 
@@ -52,6 +95,8 @@ def flatten(value: Any, is_leaf: Any = None) -> tuple[list[Any], Any]:
         if leaf_test(v):
             leaves.append(v)
             return LEAF
+        if given and id(v) in given and _is_container(v):
+            return Given(given[id(v)])
         if type(v) in (tuple, list) or is_namedtuple(v):
             return (type(v), tuple(walk(x) for x in v))
         if type(v) is dict:
@@ -64,8 +109,9 @@ def flatten(value: Any, is_leaf: Any = None) -> tuple[list[Any], Any]:
     return leaves, walk(value)
 
 
-def unflatten(tree: Any, leaves: Any) -> Any:
-    """Inverse of flatten."""
+def unflatten(tree: Any, leaves: Any, given: Any = None) -> Any:
+    """Inverse of flatten (``given``: the call's ``(args, kwargs)``, where the tree
+    refers to the caller's containers)."""
     it = iter(leaves)
 
     def build(t: Any) -> Any:
@@ -73,6 +119,8 @@ def unflatten(tree: Any, leaves: Any) -> Any:
             return next(it)
         if isinstance(t, Static):
             return t.value
+        if isinstance(t, Given):
+            return t.find(given)
         if t[0] is dict:
             return dict(zip(t[1], (build(x) for x in t[2])))
         if len(t) == 3:  # a dataclass instance, rebuilt field by field
@@ -91,6 +139,8 @@ def tree_key(tree: Any) -> Any:
     """A hashable key for a tree's structure and static values."""
     if tree is LEAF:
         return LEAF
+    if isinstance(tree, Given):
+        return ("given", tree.path)
     if isinstance(tree, Static):
         try:
             hash(tree.value)

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..errors.exceptions import StagingError
 from ..graph.ir import Graph
-from ..graph.pytree import flatten, unflatten
+from ..graph.pytree import container_paths, flatten, unflatten
 from ..graph.types import type_of
 from .flavors import flags
 from .statements import raise_when_run, something_happened
@@ -47,7 +47,9 @@ def trace(
                 result = None  # (never returned: the graph raises before)
         check_defined(result)
         _check_unchanged(name, given)
-        out_leaves, out_tree = flatten(result, is_leaf=_result_leaf(name))
+        # An argument's tuple, list or dict returned as it came is the caller's object.
+        given_at = container_paths((call_args, call_kwargs))
+        out_leaves, out_tree = flatten(result, is_leaf=_result_leaf(name), given=given_at)
         for leaf in out_leaves:
             check_bound(leaf)  # returning a variable is a use of it
         nodes = [lift(leaf).node for leaf in out_leaves]

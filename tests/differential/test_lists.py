@@ -199,3 +199,17 @@ def numbers_in_a_loop(n):
 )
 def test_returned_array_of_a_list_left_empty_is_eagers(fn, args):
     check(fn, *args)
+
+
+def type_tests(c, x):
+    kinds = [isinstance(c, list), isinstance(c, tuple | dict), isinstance(x, np.ndarray)]
+    if isinstance(c, list):
+        return list(c), kinds
+    return c, kinds
+
+
+@pytest.mark.parametrize(
+    "c", [[np.arange(3.0), 2.0], [[1.0]], (np.ones(2),), {"a": np.ones(2)}], ids=repr
+)
+def test_isinstance_of_a_container_holding_graph_values(c):
+    check(type_tests, c, np.ones(2))
