@@ -17,6 +17,7 @@ from ..errors.exceptions import StagingError
 from ..graph.ir import Node
 from ..graph.types import ARRAY
 from ..source.origins import user_location
+from .containers import structure
 from .traced import Traced, note_write, wrap
 from .tracing import RegionBuilder
 
@@ -124,11 +125,13 @@ def with_outer_arrays(
     """Trace a loop with ``trace_loop``; the outer arrays its body writes become hidden
     loop variables (traced again until none is missed)."""
     handles: list[Traced] = []
+    items = _Items()
     while True:
+        items.find(init, handles)
         try:
             result = trace_loop(
-                _reading(test, handles, len(names), body=False),
-                _reading(body, handles, len(names), body=True),
+                _reading(test, handles, len(names), items, body=False),
+                _reading(body, handles, len(names), items, body=True),
                 (*names, *(f"<array {k}>" for k in range(len(handles)))),
                 (*init, *handles),
                 *rest,
@@ -147,30 +150,96 @@ def with_outer_arrays(
                 ) from None
             continue
         set_after(handles, [v.node for v in result[len(names) :]])
-        return result[: len(names)]
+        return items.put_back(result[: len(names)])
 
 
 _MOST_OUTER_ARRAYS = 64  # written by one loop from outside it
 
 
-def _reading(fn: Callable, handles: list[Traced], count: int, body: bool) -> Callable:
+class _Items:
+    """Items of loop variables (a list's, a dict's, ...) that name a hidden array when the
+    loop starts and at the end of every iteration: the body reaches that array through
+    them (``y[1] *= 2`` writes into it, as eagerly), and after the loop they name it."""
+
+    def __init__(self) -> None:
+        self.places: dict[tuple[int, int], Traced] = {}
+        self.dropped: set[tuple[int, int]] = set()
+
+    def find(self, init: Sequence[Any], handles: list[Traced]) -> None:
+        ids = {id(h): h for h in handles}
+        self.places = {
+            (k, j): ids[id(item)]
+            for k, value in enumerate(init)
+            if (found := structure(value)) is not None
+            for j, item in enumerate(found[1])
+            if id(item) in ids and (k, j) not in self.dropped
+        }
+
+    def enter(self, args: Sequence[Any]) -> list[Any]:
+        """The loop variables with the arrays in their places."""
+        return [self._with(value, k, lambda j, h: h) for k, value in enumerate(args)]
+
+    def leave(self, outputs: Sequence[Any], before: dict[int, Node]) -> list[Any]:
+        """The body's outputs with each place's array as its value now; a place the body
+        gave another array is traced again without it (refused if the body wrote into
+        the array first: which array the item names would depend on the iteration)."""
+        for (k, j), handle in self.places.items():
+            found = structure(outputs[k]) if k < len(outputs) else None
+            if found is None or j >= len(found[1]) or found[1][j] is not handle:
+                if handle.node is not before[id(handle)]:
+                    raise StagingError(
+                        "a graph loop here writes in place into an array through a list or "
+                        "dict item and also puts another array in that item; graph mode "
+                        "cannot follow which array the item names from iteration to "
+                        "iteration. Assign the item a new array each time (`y[1] = y[1] "
+                        "* 2`), or call the function's .eager(...) to run it as plain Python",
+                        user_location(),
+                    )
+                self.dropped.add((k, j))
+                raise CarryArrays([])
+        return [
+            self._with(value, k, lambda j, h: Traced(h.node)) for k, value in enumerate(outputs)
+        ]
+
+    def put_back(self, result: list[Any]) -> list[Any]:
+        """The loop variables after the loop, naming the arrays in their places."""
+        return [self._with(value, k, lambda j, h: h) for k, value in enumerate(result)]
+
+    def _with(self, value: Any, k: int, item: Callable[[int, Traced], Any]) -> Any:
+        places = [(j, h) for (i, j), h in self.places.items() if i == k]
+        found = structure(value) if places else None
+        if found is None:
+            return value
+        items = list(found[1])
+        for j, handle in places:
+            if j < len(items):
+                items[j] = item(j, handle)
+        return found[2](tuple(items))
+
+
+def _reading(
+    fn: Callable, handles: list[Traced], count: int, items: _Items, body: bool
+) -> Callable:
     """fn (a loop's condition or body) over the loop variables, with the hidden ones
-    standing in for their arrays while it is traced; a body returns them too."""
+    standing in for their arrays while it is traced (also where items of the loop
+    variables name them); a body returns them too."""
     if not handles:
         return fn
 
     def traced(*args: Any) -> Any:
-        before = [h.node for h in handles]
+        before = {id(h): h.node for h in handles}
         for handle, value in zip(handles, args[count:]):
             handle.node = value.node
+        entered = {id(h): h.node for h in handles}
         try:
-            out = fn(*args[:count])
+            out = fn(*items.enter(args[:count]))
             if not body:
                 return out
+            out = items.leave(list(out), entered)
             out = [Traced(o.node) if any(o is h for h in handles) else o for o in out]
             return (*out, *(wrap(h.node) for h in handles))
         finally:
-            for handle, node in zip(handles, before):
-                handle.node = node
+            for handle in handles:
+                handle.node = before[id(handle)]
 
     return traced

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..graph.pytree import field_names, is_dataclass_instance, is_namedtuple
+from ..graph.types import ARRAY
 from .traced import Traced, TracedList
 from .tracing import copied_argument
 
@@ -44,22 +45,31 @@ def fresh(value: Any, memo: dict[int, Any] | None = None) -> Any:
     return out
 
 
+def _item(value: Any, memo: dict[int, Any]) -> Any:
+    """A container's item in the copy: a graph array stays itself (a write through the
+    item reaches the array, and so every other name for it, as eagerly: the statement
+    notes it as a write into an outer array); anything else is copied."""
+    if isinstance(value, Traced) and value.type.flavor == ARRAY:
+        return value
+    return fresh(value, memo)
+
+
 def _copy(value: Any, memo: dict[int, Any]) -> Any:
     kind = type(value)
     if kind is list:
-        return [fresh(v, memo) for v in value]
+        return [_item(v, memo) for v in value]
     if kind is dict:
-        return {k: fresh(v, memo) for k, v in value.items()}
+        return {k: _item(v, memo) for k, v in value.items()}
     if kind is set:
         return set(value)
     if kind is tuple:
-        return tuple(fresh(v, memo) for v in value)
+        return tuple(_item(v, memo) for v in value)
     if is_namedtuple(value):
-        return kind(*(fresh(v, memo) for v in value))
+        return kind(*(_item(v, memo) for v in value))
     if is_dataclass_instance(value):
         out = copy.copy(value)
         for field in dataclasses.fields(value):
-            object.__setattr__(out, field.name, fresh(getattr(value, field.name), memo))
+            object.__setattr__(out, field.name, _item(getattr(value, field.name), memo))
         return out
     if kind is np.ndarray:
         return value.copy()

@@ -1138,6 +1138,35 @@ class Writer:
         self.s_update_in_place(alias)
         self.emit(f'print("{self.fresh_name("k")}", {target.src})')
 
+    def s_held(self, depth: int) -> None:
+        """An array (a buffer or an argument) held in a list or dict beside a number,
+        written through its item in a graph loop or branch that also changes the number;
+        then read through the array's own name and through the container."""
+        if not any(v.owned for v in self.visible()):
+            self.s_buffer(depth)  # one to hold, where there is an array to model it on
+        owned = [v for v in self.visible() if v.owned]
+        if not owned:
+            return
+        target = self.pick(owned)
+        name = self.fresh_name("c")
+        number = self.number().src
+        if self.chance(50):
+            self.emit(f'{name} = {{"n": {number}, "v": {target.src}}}')
+            count, item = f'{name}["n"]', f'{name}["v"]'
+        else:
+            self.emit(f"{name} = [{number}, {target.src}]")
+            count, item = f"{name}[0]", f"{name}[1]"
+
+        def change() -> None:
+            self.emit(f"{count} += {self.number().src}")
+            self.s_update_in_place(replace(target, src=item))
+
+        if self.chance(70):
+            self.loop(depth, change)
+        else:
+            self.nested(f"if {self.condition()}:", change)
+        self.emit(f'print("{self.fresh_name("k")}", {target.src}, {item}, {count})')
+
     def s_update_in_place(self, target: Var) -> None:
         """``target op= value`` or ``target[i] = value`` (the array keeps its dtype)."""
         operand = self.expr(1)
@@ -1154,7 +1183,17 @@ class Writer:
 
 # Statements of Python constructs (``Writer.s_<name>``), drawn with the others; a program
 # using them (or writing into its arguments) starts with a comment naming them.
-PYTHON_CONSTRUCTS = ("dict", "pylist", "tuple", "closure", "try", "del", "global", "alias")
+PYTHON_CONSTRUCTS = (
+    "dict",
+    "pylist",
+    "tuple",
+    "closure",
+    "try",
+    "del",
+    "global",
+    "alias",
+    "held",
+)
 PYTHON_MARK = "# Python constructs: "
 
 
