@@ -99,6 +99,11 @@ def setitem(x: Any, index: Any, value: Any) -> np.ndarray:
     return out
 
 
+# The functional updates (a new value from an old one with one change) that compiled
+# code may run in place, writing into the old value's memory.
+UPDATES = (setitem, list_append)
+
+
 def add_at(x: Any, index: Any, values: Any) -> np.ndarray:
     """Functional ``np.add.at(x, index, values)``: a copy of x with values added at
     index, repeated indices adding up (the gradient of integer-array indexing)."""

@@ -359,6 +359,32 @@ def test_cse_keeps_loop_body_calls_on_loop_state():
     assert len(calls(g.body, "*")) == 1
 
 
+def two_buffers(x, n):
+    a = np.zeros_like(x)
+    total = a.sum()
+    for i in range(n):
+        b = np.zeros_like(x)
+        b[0] = i
+        total += b.sum()
+    return a, total
+
+
+def two_buffers_read(x):
+    a = np.zeros_like(x)
+    b = np.zeros_like(x)
+    return a + b
+
+
+def test_cse_keeps_an_updated_allocation_apart_from_its_equal():
+    """Merged, the loop's buffer would be the outer one, which the update must copy."""
+    g = apply_and_compare(eliminate_common_subexpressions, two_buffers, X, 3)
+    (loop,) = g.find(ng.Op.WHILE)
+    assert len(calls(loop.arg[1], "np.zeros_like")) == 1
+    assert len(calls(g.body, "np.zeros_like")) == 1
+    g = apply_and_compare(eliminate_common_subexpressions, two_buffers_read, X)
+    assert len(calls(g.body, "np.zeros_like")) == 1  # never written: one array serves
+
+
 def test_cse_never_merges_prints(capsys):
     g = apply_and_compare(eliminate_common_subexpressions, two_prints, X, capsys=capsys)
     assert len(all_calls(g, "print")) == 2

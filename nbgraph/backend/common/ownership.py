@@ -20,10 +20,9 @@ from ...errors.exceptions import NbgraphPerformanceWarning
 from ...graph import runtime
 from ...graph.ir import Graph, Node, Op, Region
 from ...graph.numpy_facts import VIEW_FUNCTIONS
-from ...graph.runtime import call_method
+from ...graph.runtime import UPDATES, call_method
 from ...graph.types import ARRAY, ListType, TensorType
 
-UPDATES = (runtime.setitem, runtime.list_append)
 _ALIASING = VIEW_FUNCTIONS | {operator.getitem, runtime.coerce, call_method, runtime.astype}
 
 

@@ -1,7 +1,9 @@
 """Common-subexpression elimination: one node per distinct pure computation.
 
 A node in a nested region may reuse an equal node of an enclosing region (it was
-computed before the region runs); never the other way round.
+computed before the region runs); never the other way round.  Two equal calls of which
+one is updated (``b[0] = ...``) stay apart: merged, they would be one array that the
+update must copy (each is a fresh array the backend writes in place).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from collections import ChainMap
 
 from ..functions import is_effect
 from ..ir import Graph, Node, Op, Region
+from ..runtime import UPDATES
 from ..template import freeze
 from .rewrite import substitute
 
@@ -24,29 +27,40 @@ def _key(node: Node) -> tuple | None:
     return None
 
 
-def _scan(region: Region, table: ChainMap, subst: dict[Node, Node]) -> None:
+def _scan(region: Region, table: ChainMap, subst: dict[Node, Node], updated: set[Node]) -> None:
     for node in region.nodes:
         inputs = tuple(subst.get(i, i) for i in node.inputs)
         probe = Node(node.op, inputs, node.arg, node.type, node.loc)
-        key = _key(probe)
+        key = _key(probe) if node.op is not Op.CALL or node not in updated else None
         if key is not None:
             try:
                 existing = table.get(key)
             except TypeError:  # unhashable constant
                 existing, key = None, None
-            if existing is not None:
+            if existing is not None and existing not in updated:
                 subst[node] = existing
                 continue
             if key is not None:
                 table[key] = node
         for sub in node.regions():
-            _scan(sub, table.new_child(), subst)
+            _scan(sub, table.new_child(), subst, updated)
+
+
+def _updated(region: Region) -> set[Node]:
+    """The values that an update takes as the value to change."""
+    found = set()
+    for node in region.nodes:
+        if node.op is Op.CALL and node.arg.fn in UPDATES:
+            found.add(node.inputs[0])
+        for sub in node.regions():
+            found |= _updated(sub)
+    return found
 
 
 def eliminate_common_subexpressions(graph: Graph) -> Graph:
     """Merge equal pure nodes, in place; returns the graph."""
     subst: dict[Node, Node] = {}
-    _scan(graph.body, ChainMap(), subst)
+    _scan(graph.body, ChainMap(), subst, _updated(graph.body))
     if subst:
         substitute(graph.body, subst)
     return graph
