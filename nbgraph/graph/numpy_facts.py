@@ -196,6 +196,38 @@ VIEW_METHODS = frozenset(
     fn.__name__ for fn in VIEW_FUNCTIONS if callable(getattr(np.ndarray, fn.__name__, None))
 )
 
+# Array methods whose result is always a new array (or a scalar), never the array itself
+# or a view of it, when no ``out=`` is given.
+NEW_ARRAY_METHODS = frozenset(
+    {
+        "copy",
+        "flatten",
+        "round",
+        "clip",
+        "cumsum",
+        "cumprod",
+        "dot",
+        "repeat",
+        "take",
+        "compress",
+        "argsort",
+        "nonzero",
+        "searchsorted",
+        "sum",
+        "mean",
+        "prod",
+        "min",
+        "max",
+        "std",
+        "var",
+        "any",
+        "all",
+        "argmax",
+        "argmin",
+        "trace",
+    }
+)
+
 
 # --- array method calls --------------------------------------------------------------------
 

@@ -160,6 +160,25 @@ def test_loop_writes_make_no_copy(fn, args):
     assert compiled(g).program.copies == {}
 
 
+def snapshots_then_write(x, n):
+    for _ in range(n):
+        before = x.copy()
+        running = x.cumsum()
+        x += x
+        print(before, running, x.round())
+    return x
+
+
+def test_a_method_that_makes_a_new_array_does_not_hold_the_old_one():
+    """``x.copy()`` or ``x.cumsum()`` read later does not keep ``x += x`` from writing
+    in place (a view of ``x`` read later would, as it sees the write)."""
+    g = ng.function(snapshots_then_write, backend="cpu")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", NbgraphPerformanceWarning)
+        g(np.arange(3.0), 2)
+    assert compiled(g).program.copies == {}
+
+
 def test_reading_an_argument_copies_nothing():
     """No write, no copy: the argument is neither copied in nor written back."""
 

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from ...errors.exceptions import NbgraphPerformanceWarning
 from ...graph import runtime
 from ...graph.ir import Graph, Node, Op, Region
-from ...graph.numpy_facts import VIEW_FUNCTIONS
+from ...graph.numpy_facts import NEW_ARRAY_METHODS, VIEW_FUNCTIONS, method_name
 from ...graph.runtime import UPDATES, call_method
 from ...graph.types import ARRAY, ListType, TensorType
 
@@ -34,6 +34,8 @@ def _may_alias_input(node: Node) -> bool:
     """Whether the result may share memory with an input (a view, or the input itself)."""
     if node.op is not Op.CALL:
         return True
+    if method_name(node.arg) in NEW_ARRAY_METHODS and "out" not in node.arg.kwargs:
+        return False  # x.copy(), x.sum(0), ...
     return node.arg.fn in _ALIASING or _is_update(node)
 
 
