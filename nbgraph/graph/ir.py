@@ -79,6 +79,13 @@ class Region:
     names: tuple[str | None, ...] = ()
     unrolled: int = 0
 
+    def walk(self) -> list[Region]:
+        """This region and every region nested in it, outermost first."""
+        out = [self]
+        for region in out:
+            out += [sub for node in region.nodes for sub in node.regions()]
+        return out
+
 
 @dataclass
 class Graph:

@@ -15,6 +15,7 @@ import numpy as np
 
 from ...graph.functions import is_elementwise
 from ...graph.ir import Node, Op, Region
+from ...graph.runtime import UPDATES
 from ...graph.types import ARRAY, TensorType
 
 # Left to NumPy for integers: powers (negative exponents raise for arrays only) and fmod
@@ -101,6 +102,7 @@ def find_groups(
     """Groups of this region, keyed by every member (roots and inner nodes); ``fusable``
     says which nodes a backend can compute element by element."""
     in_region = set(region.nodes)
+    crosses = crosses_writes(region)
     groups: dict[Node, Group] = {}
     for node in reversed(region.nodes):
         if node in groups or not fusable(node):
@@ -116,6 +118,7 @@ def find_groups(
                     and fusable(source)
                     and uses.get(source) == 1
                     and source not in groups
+                    and not crosses(source, node)
                 )
                 if inner:
                     stack.append(source)
@@ -126,6 +129,36 @@ def find_groups(
         if len(group.members) > 1 or any(i.type.ndim == node.type.ndim for i in group.inputs):
             for member in group.members:
                 groups[member] = group
+    return groups
+
+
+def crosses_writes(region: Region) -> Callable[[Node, Node], bool]:
+    """Whether computing a node of ``region`` at a later node's place instead would move
+    it past an update (an array or list written, in place where nothing else reads it,
+    or a branch or loop that writes one): then it is left where it is, since reading
+    what it read after the write would take a copy."""
+    place = {node: i for i, node in enumerate(region.nodes)}
+    writes = [i for i, node in enumerate(region.nodes) if _writes(node)]
+
+    def crosses(node: Node, later: Node) -> bool:
+        return any(place[node] < w < place[later] for w in writes)
+
+    return crosses
+
+
+def _writes(node: Node) -> bool:
+    if node.op is Op.CALL and node.arg.fn in UPDATES:
+        return True
+    return any(_writes(inner) for sub in node.regions() for inner in sub.nodes)
+
+
+def all_groups(
+    body: Region, uses: dict[Node, int], fusable: Callable[[Node], bool] = is_fusable
+) -> dict[Node, Group]:
+    """``find_groups`` of the region ``body`` and of every region nested in it."""
+    groups: dict[Node, Group] = {}
+    for region in body.walk():
+        groups.update(find_groups(region, uses, fusable))
     return groups
 
 

@@ -34,8 +34,9 @@ from ...graph.types import (
 )
 from ..common.fusion import (
     Group,
+    all_groups,
     count_uses,
-    find_groups,
+    crosses_writes,
     is_float_clip,
     is_fusable,
     is_select,
@@ -134,11 +135,12 @@ class Lowering:
         self.graph = graph
         self.objmode = objmode
         self.parallel = parallel  # fused loops over large arrays use prange
-        self.ownership = Ownership(graph)
         self.uses = count_uses(graph.body)
-        self.groups: dict[Node, Group] = {}
+        self.groups = all_groups(graph.body, self.uses, self._fusable)
         # Reductions computing their operand's fused group element by element.
         self.absorbed: dict[Node, Group] = {}
+        self.inner = self._absorb(graph.body)
+        self.ownership = Ownership(graph)
         self.kernels = KernelWriter(self)
         self.names: dict[Node, str] = {}
         self.lines: list[str] = []
@@ -249,10 +251,8 @@ class Lowering:
         return "\n".join(header + self.lines) + "\n"
 
     def _region(self, region: Region, indent: int) -> None:
-        self.groups.update(find_groups(region, self.uses, self._fusable))
-        inner = self._absorb(region)
         for node in region.nodes:
-            if node in inner:
+            if node in self.inner:
                 continue
             group = self.groups.get(node)
             if group is not None and node not in self.objmode:
@@ -268,21 +268,33 @@ class Lowering:
         back into Python)."""
         return is_fusable(node) and node not in self.objmode and not _complex_ordering(node)
 
-    def _absorb(self, region: Region) -> set[Node]:
-        """Fused groups that a reduction computes element by element (the group's only
-        use), so their result is never stored; returns the groups' members."""
+    def _absorb(self, body: Region) -> set[Node]:
+        """Fused groups that a reduction in their region (``body`` or one nested in it)
+        computes element by element (the group's only use), so their result is never
+        stored; returns the groups' members."""
         members: set[Node] = set()
+        for region in body.walk():
+            members |= self._absorb_in(region)
+        return members
+
+    def _absorb_in(self, region: Region) -> set[Node]:
+        members: set[Node] = set()
+        here = set(region.nodes)
+        crosses = crosses_writes(region)
         for node in region.nodes:
             red = reduction(node)
             group = self.groups.get(red.source) if red else None
             if (
                 group is None
+                or group.root not in here
                 or group.root is not red.source
                 or red.ndim > 2
                 or self.uses.get(group.root) != 1
                 or node in self.objmode
             ):
                 continue
+            if any(crosses(m, node) for m in group.members):
+                continue  # computed where it is: it reads what is written since
             if (
                 any(self.block_loop(m) for m in group.members)
                 or not group.scalar_loop_safe

@@ -34,7 +34,7 @@ from ...graph.numpy_facts import call_operands, method_name, reduction_of
 from ...graph.template import Hole, fill
 from ...graph.types import ARRAY, PYTHON, SCALAR, TensorType, TokenType
 from ..common.arguments import unsupported_argument
-from ..common.fusion import count_uses, find_groups
+from ..common.fusion import all_groups, count_uses
 from ..common.ownership import Ownership
 from ..failures.sites import tag, tag_loop
 from . import checks
@@ -74,6 +74,7 @@ class CudaGraph:
     def __init__(self, graph: Graph) -> None:
         self.graph = graph
         self.uses = count_uses(graph.body)
+        self.groups = all_groups(graph.body, self.uses, _fusable)
         self.ownership = Ownership(graph, element_views=True)
         self.numbers = {node: k + 1 for k, node in enumerate(graph.all_nodes())}
         self.on_device: dict[Node, bool] = {}
@@ -93,13 +94,8 @@ class CudaGraph:
     @property
     def fused(self) -> list[list[Node]]:
         """The fused groups of two or more operations, one kernel each (see ``Program``)."""
-        regions, found = [self.graph.body], []
-        while regions:
-            region = regions.pop()
-            groups = find_groups(region, self.uses, _fusable)
-            found += [g.members for g in {id(g): g for g in groups.values()}.values()]
-            regions += [sub for node in region.nodes for sub in node.regions()]
-        return [members for members in found if len(members) > 1]
+        found = {id(g): g.members for g in self.groups.values()}
+        return [members for members in found.values() if len(members) > 1]
 
     # --- running ---------------------------------------------------------------------
     def prepare(self, args: Sequence[Any], report: Callable[[str], None] | None = None) -> None:
@@ -196,9 +192,8 @@ class CudaGraph:
     # --- planning --------------------------------------------------------------------
     def _plan(self, region: Region) -> _Plan:
         plan = _Plan(list(region.params), results=region.results)
-        groups = find_groups(region, self.uses, _fusable)
         for node in region.nodes:
-            group = groups.get(node)
+            group = self.groups.get(node)
             if group is not None:
                 if node is group.root:
                     plan.steps.append(self._kernel(group.members, group.inputs))
