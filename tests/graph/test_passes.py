@@ -385,6 +385,27 @@ def test_cse_keeps_an_updated_allocation_apart_from_its_equal():
     assert len(calls(g.body, "np.zeros_like")) == 1  # never written: one array serves
 
 
+def lists_per_row(x, n):
+    rows = []
+    total = 0.0
+    for e in x:
+        row = []
+        for i in range(n):
+            row.append(i * 0.5)
+        rows.append(0.0)
+        total += e * np.sum(np.array(row))
+    return total, np.array(rows)
+
+
+def test_cse_keeps_apart_an_allocation_that_an_inner_loop_updates():
+    """``row = []`` starts a state the inner loop appends to: merged with ``rows = []``
+    it would be a copy of the outer list each time the inner loop starts."""
+    g = apply_and_compare(eliminate_common_subexpressions, lists_per_row, X, 3)
+    (outer,) = [w for w in g.body.nodes if w.op is ng.Op.WHILE]
+    assert len(calls(g.body, "list_new")) == 1
+    assert len(calls(outer.arg[1], "list_new")) == 1
+
+
 def test_cse_never_merges_prints(capsys):
     g = apply_and_compare(eliminate_common_subexpressions, two_prints, X, capsys=capsys)
     assert len(all_calls(g, "print")) == 2

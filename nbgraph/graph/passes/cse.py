@@ -2,8 +2,9 @@
 
 A node in a nested region may reuse an equal node of an enclosing region (it was
 computed before the region runs); never the other way round.  Two equal calls of which
-one is updated (``b[0] = ...``) stay apart: merged, they would be one array that the
-update must copy (each is a fresh array the backend writes in place).
+one is updated (``b[0] = ...``, or a loop's state that its body updates) stay apart:
+merged, they would be one array that the update must copy (each is a fresh array the
+backend writes in place).
 """
 
 from __future__ import annotations
@@ -47,13 +48,17 @@ def _scan(region: Region, table: ChainMap, subst: dict[Node, Node], updated: set
 
 
 def _updated(region: Region) -> set[Node]:
-    """The values that an update takes as the value to change."""
+    """The values that an update takes as the value to change, and those a loop starts
+    a state from that its body updates (``lst = []`` before a loop that appends)."""
     found = set()
     for node in region.nodes:
         if node.op is Op.CALL and node.arg.fn in UPDATES:
             found.add(node.inputs[0])
-        for sub in node.regions():
-            found |= _updated(sub)
+        inner = set().union(*(_updated(sub) for sub in node.regions()))
+        found |= inner
+        if node.op is Op.WHILE:
+            body = node.arg[1]
+            found.update(v for v, p in zip(node.inputs, body.params) if p in inner)
     return found
 
 
