@@ -598,6 +598,39 @@ ROUNDING_EDGES = np.array(
 )
 
 
+UNARY_FLOAT_FUNCTIONS = [
+    *(np.exp, np.expm1, np.exp2, np.log, np.log2, np.log10, np.log1p, np.sqrt, np.cbrt),
+    *(np.sin, np.cos, np.tan, np.arcsin, np.arccos, np.arctan),
+    *(np.sinh, np.cosh, np.tanh, np.arcsinh, np.arccosh, np.arctanh),
+    *(np.floor, np.ceil, np.trunc, np.rint, np.deg2rad, np.rad2deg),
+    *(np.sign, np.square, np.reciprocal, np.abs, np.negative),
+]
+
+
+def _of_special_values(fn):
+    def special_values(x):
+        return fn(x), fn(x * 0.5 + x)
+
+    return special_values
+
+
+@pytest.mark.parametrize("fn", UNARY_FLOAT_FUNCTIONS, ids=lambda fn: fn.__name__)
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_unary_functions_of_infinities_nans_and_zeros(fn, dtype):
+    """Out of a function's domain, NumPy gives NaN (and a warning), never an error."""
+    with np.errstate(all="ignore"):
+        check(_of_special_values(fn), SPECIAL.astype(dtype))
+
+
+def integral_roundings(x):
+    flags, small = x > 0.5, x.astype(np.int32)
+    return np.ceil(flags), np.floor(flags), np.trunc(small), np.ceil(small + 1)
+
+
+def test_rounding_bools_and_integers_keeps_their_dtype():
+    check(integral_roundings, np.array([-2.5, 0.0, 0.75, 3.0]))
+
+
 def rounding_printed(x):
     print(np.floor(x), np.ceil(x), np.trunc(x))
     print(np.rint(x), np.round(x), np.round(x, 1))

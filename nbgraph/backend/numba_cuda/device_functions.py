@@ -107,6 +107,21 @@ def cbrt(x):
 
 
 @_device
+def sin(x):
+    return math.nan if math.isinf(x) else math.sin(x)
+
+
+@_device
+def cos(x):
+    return math.nan if math.isinf(x) else math.cos(x)
+
+
+@_device
+def tan(x):
+    return math.nan if math.isinf(x) else math.tan(x)
+
+
+@_device
 def arcsin(x):
     return math.nan if abs(x) > 1 or x != x else math.asin(x)
 

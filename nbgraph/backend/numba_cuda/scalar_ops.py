@@ -43,9 +43,9 @@ _FLOAT_FUNCTIONS = {
     np.log10: "df.log10",
     np.log1p: "df.log1p",
     np.sqrt: "df.sqrt",
-    np.sin: "math.sin",
-    np.cos: "math.cos",
-    np.tan: "math.tan",
+    np.sin: "df.sin",
+    np.cos: "df.cos",
+    np.tan: "df.tan",
     np.arcsin: "df.arcsin",
     np.arccos: "df.arccos",
     np.arctan: "math.atan",
@@ -202,6 +202,8 @@ def element(node: Node, inputs: list[str], number: int, ranges: list[tuple[str, 
             (o.text, out) for o in operands if o.type.flavor == PYTHON and o.dtype.kind in "iu"
         )
     args = [cast(out, o.text) if o.dtype != out else o.text for o in operands]
+    if fn in _INTEGRAL_ROUNDINGS and out.kind in "iub":
+        return cast(out, args[0])  # NumPy rounds integers and bools to themselves
     if out.kind == "b":
         return _boolean(fn, args)
     if fn in _ARITHMETIC and out == np.int64:  # wraps around where LLVM may assume not
@@ -225,8 +227,6 @@ def element(node: Node, inputs: list[str], number: int, ranges: list[tuple[str, 
         return cast(out, f"df.int_power({args[0]}, {args[1]}, {cast(out, '1')}, err, {number})")
     if fn in _FLOAT_FUNCTIONS and out.kind == "f":
         return cast(out, f"{_FLOAT_FUNCTIONS[fn]}({', '.join(args)})")
-    if fn in _INTEGRAL_ROUNDINGS and out.kind in "iub":
-        return cast(out, args[0])  # NumPy rounds integers to themselves
     if fn is np.square and out.name in _UNFUSED_PRODUCTS:
         x = cast(out, args[0])
         return f"df.{_UNFUSED_PRODUCTS[out.name]}({x}, {x})"
