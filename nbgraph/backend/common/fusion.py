@@ -134,9 +134,9 @@ def find_groups(
 
 def crosses_writes(region: Region) -> Callable[[Node, Node], bool]:
     """Whether computing a node of ``region`` at a later node's place instead would move
-    it past an update (an array or list written, in place where nothing else reads it,
-    or a branch or loop that writes one): then it is left where it is, since reading
-    what it read after the write would take a copy."""
+    it past an update (an array or list written, or a branch or loop that writes one).
+    Such a node stays where it is: moved, it would read the new elements, or make the
+    update copy its array to keep the old ones."""
     place = {node: i for i, node in enumerate(region.nodes)}
     writes = [i for i, node in enumerate(region.nodes) if _writes(node)]
 

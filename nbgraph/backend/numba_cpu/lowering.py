@@ -139,7 +139,7 @@ class Lowering:
         self.groups = all_groups(graph.body, self.uses, self._fusable)
         # Reductions computing their operand's fused group element by element.
         self.absorbed: dict[Node, Group] = {}
-        self.inner = self._absorb(graph.body)
+        self.absorbed_members = self._absorb(graph.body)
         self.ownership = Ownership(graph)
         self.kernels = KernelWriter(self)
         self.names: dict[Node, str] = {}
@@ -252,7 +252,7 @@ class Lowering:
 
     def _region(self, region: Region, indent: int) -> None:
         for node in region.nodes:
-            if node in self.inner:
+            if node in self.absorbed_members:
                 continue
             group = self.groups.get(node)
             if group is not None and node not in self.objmode:
