@@ -11,7 +11,7 @@ from ..graph.pytree import container_paths, flatten, unflatten
 from ..graph.types import type_of
 from .flavors import flags
 from .statements import raise_when_run, something_happened
-from .traced import check_bound, is_graph_value, lift, wrap
+from .traced import check_bound, check_current, is_graph_value, lift, wrap
 from .tracing import argument_containers, changed_argument, check_visible, top_region
 from .undefined import check_defined
 
@@ -52,6 +52,7 @@ def trace(
         out_leaves, out_tree = flatten(result, is_leaf=_result_leaf(name), given=given_at)
         for leaf in out_leaves:
             check_bound(leaf)  # returning a variable is a use of it
+            check_current(leaf)
         nodes = [lift(leaf).node for leaf in out_leaves]
         flavors = []  # results whose Python type depends on the run: their flags follow
         for i, alts in flags(out_leaves):

@@ -149,11 +149,16 @@ class Traced:
     """A graph value during tracing.  ``node`` may be rebound by in-place updates.
 
     Basic slicing makes a view, as in NumPy: ``view`` is (base, index) and the base
-    lists its views, so a write through either side reaches the other.
+    lists its views, so a write through either side reaches the other.  Other views
+    (``x.T``, ``x.reshape(...)``: ``made_from`` their base) are not followed: a write
+    into either side makes the other ``stale``, and reading a stale value is refused.
     """
 
     __array_priority__ = 1000
     argument = False  # an argument of the graph function: its writes reach the caller
+    made_from: Traced | None = None  # the base of a view made by a function,
+    maker: Node | None = None  # and the call that made it
+    stale: str | None = None  # why this value is no longer what eager code reads
     # A scalar's other types at run time, each with the graph bool that selects it
     # (see ``flavors``): eager code's Python int where the graph's is a NumPy int64...
     alts: Alts = ()
@@ -162,13 +167,21 @@ class Traced:
         self.node = node
         self.view = view
         self._views: list[weakref.ref[Traced]] = []
+        self._made: list[weakref.ref[Traced]] = []  # views made by functions
 
     @property
     def views(self) -> list[Traced]:
         """The live views of this array: those of regions still being traced (not of a
         finished branch or an abandoned trace of a loop body)."""
-        alive = [v for v in (ref() for ref in self._views) if v is not None]
+        alive = _alive(self._views)
         self._views = [weakref.ref(v) for v in alive]
+        return [v for v in alive if current().owner_of(v.node) is not None]
+
+    @property
+    def made_views(self) -> list[Traced]:
+        """The live views of this array made by functions (``x.T``, ``x.reshape(...)``)."""
+        alive = _alive(self._made)
+        self._made = [weakref.ref(v) for v in alive]
         return [v for v in alive if current().owner_of(v.node) is not None]
 
     def rebind(self, node: Any, write_back: bool = True, skip: Traced | None = None) -> None:
@@ -180,6 +193,11 @@ class Traced:
         for view in self.views:
             if view is not skip:
                 view.rebind(call(operator.getitem, self, view.view[1]).node, write_back=False)
+        line = _line()
+        for made in self.made_views:
+            made.outdate(f"it is {_made(made)} of an array written after it{line}")
+        if self.made_from is not None and self.made_from is not skip:
+            self.made_from.outdate(f"it was written{line} through {_made(self)}", skip=self)
         if self.view is not None and write_back:
             base, index = self.view
             base.rebind(call(runtime.setitem, base, index, self).node, skip=self)
@@ -188,6 +206,22 @@ class Traced:
         """Record that ``view`` is ``self[index]`` sharing memory."""
         view.view = (self, index)
         self._views.append(weakref.ref(view))
+
+    def add_made_view(self, view: Traced) -> None:
+        """Record that ``view`` was made from this array by a function that may return
+        a view (``np.transpose``, ``x.reshape``...)."""
+        view.made_from, view.maker = self, view.node
+        self._made.append(weakref.ref(view))
+
+    def outdate(self, why: str, skip: Traced | None = None) -> None:
+        """Mark this value, and every view of it, as differing from what eager code
+        would read: a write reached their memory through a view graph mode does not
+        follow."""
+        if self.stale is None:
+            self.stale = why
+        for view in (*self.views, *self.made_views):
+            if view is not skip:
+                view.outdate(why)
 
     @property
     def type(self) -> TensorType:
@@ -569,6 +603,9 @@ def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
     if kwargs.get("out") is not None:
         return write_out(fn, args, kwargs)
     (arg_t, kwarg_t), leaves = split((args, kwargs), _is_input)
+    if fn not in _SHAPE_ONLY:  # a view's shape stays what it was
+        for leaf in leaves:
+            check_current(leaf)
     if any(isinstance(leaf, np.ndarray) for leaf in leaves):  # concrete arrays: constants
         leaves = [const(leaf) if isinstance(leaf, np.ndarray) else leaf for leaf in leaves]
     if fn not in _CARRYING:
@@ -589,7 +626,47 @@ def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
     result = wrap(node)
     if isinstance(result, Traced) and rtype.ndim == 0:
         result.alts = _passed_alts(the_call, leaves, inputs, rtype)
+    elif isinstance(result, Traced) and _makes_view(node) and isinstance(leaves[0], Traced):
+        leaves[0].add_made_view(result)
     return result
+
+
+def check_current(value: Any) -> None:
+    """Refuse reading a value that a write through a view graph mode does not follow
+    has changed eagerly (``y = x.T``, then ``x[0] = 1``, then a read of ``y``)."""
+    if isinstance(value, Traced) and value.stale is not None:
+        raise StagingError(
+            f"this reads an array that eager code would see changed: {value.stale}. "
+            "Graph mode follows writes through basic slices only (x[1:], x[:, 0]); make "
+            "the view after the write, make it a copy (.copy()), write through a slice, "
+            "or call .eager(...) to run the function as written",
+            user_location(),
+        )
+
+
+_SHAPE_ONLY = frozenset({runtime.shape_dim, np.shape, np.size, np.ndim, len})
+
+
+def _makes_view(node: Node) -> bool:
+    """Whether a call may return a view of its first argument other than by slicing."""
+    return node.arg.fn in VIEW_FUNCTIONS or _method_view(node)
+
+
+def _alive(refs: list[weakref.ref[Traced]]) -> list[Traced]:
+    return [v for v in (ref() for ref in refs) if v is not None]
+
+
+def _line() -> str:
+    """`` at line N`` of the user's code being traced, or nothing."""
+    loc = user_location()
+    return f" at line {loc.lineno}" if loc is not None else ""
+
+
+def _made(view: Traced) -> str:
+    """How a view was made, for messages: ``a view (np.transpose, made at line 3)``."""
+    loc = view.maker.loc
+    at = f", made at line {loc.lineno}" if loc is not None else ""
+    return f"a view ({view.maker.label()}{at})"
 
 
 def visible_alts(value: Traced, here: Any = None) -> Alts:
