@@ -163,7 +163,7 @@ REDUCTIONS: dict[str, AxisFunction] = {
 # --- views ---------------------------------------------------------------------------------
 
 # Functions whose result may be a view of (or be) their first argument, other than basic
-# slicing (which graph mode follows: ``Traced.view``).
+# slicing (which graph mode follows: ``Traced.sliced``).
 VIEW_FUNCTIONS = frozenset(
     {
         np.transpose,

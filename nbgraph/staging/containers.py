@@ -32,7 +32,7 @@ def fresh_state(values: Sequence[Any]) -> list[Any]:
 def fresh(value: Any, memo: dict[int, Any] | None = None) -> Any:
     """A private copy of value for one branch/body (in-place updates stay local)."""
     if isinstance(value, Traced):
-        return Traced(value.node, value.view)
+        return Traced(value.node, value.sliced)
     if isinstance(value, TracedList):
         return TracedList(value.node)
     memo = {} if memo is None else memo

@@ -420,7 +420,7 @@ def _made_in(builder: RegionBuilder, value: Any) -> bool:
     if not isinstance(value, Traced) or value.type.ndim == 0:
         return True
     node = value.node
-    return value.view is None and node.op is not Op.PARAM and builder.owner_of(node) is builder
+    return value.sliced is None and node.op is not Op.PARAM and builder.owner_of(node) is builder
 
 
 def _first_assigned_in_loop(missing: Any, value: Any) -> bool:

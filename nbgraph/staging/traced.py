@@ -148,7 +148,7 @@ def write_out(fn: Any, args: tuple, kwargs: dict) -> Any:
 class Traced:
     """A graph value during tracing.  ``node`` may be rebound by in-place updates.
 
-    Basic slicing makes a view, as in NumPy: ``view`` is (base, index) and the base
+    Basic slicing makes a view, as in NumPy: ``sliced`` is (base, index) and the base
     lists its views, so a write through either side reaches the other.  Other views
     (``x.T``, ``x.reshape(...)``: ``made_from`` their base) are not followed: a write
     into either side makes the other ``stale``, and reading a stale value is refused.
@@ -163,9 +163,9 @@ class Traced:
     # (see ``flavors``): eager code's Python int where the graph's is a NumPy int64...
     alts: Alts = ()
 
-    def __init__(self, node: Any, view: tuple[Traced, Any] | None = None) -> None:
+    def __init__(self, node: Any, sliced: tuple[Traced, Any] | None = None) -> None:
         self.node = node
-        self.view = view
+        self.sliced = sliced
         self._views: list[weakref.ref[Traced]] = []
         self._made: list[weakref.ref[Traced]] = []  # views made by functions
 
@@ -192,19 +192,19 @@ class Traced:
         self.node = node
         for view in self.views:
             if view is not skip:
-                view.rebind(call(operator.getitem, self, view.view[1]).node, write_back=False)
+                view.rebind(call(operator.getitem, self, view.sliced[1]).node, write_back=False)
         line = _line()
         for made in self.made_views:
             made.outdate(f"it is {_made(made)} of an array written after it{line}")
         if self.made_from is not None and self.made_from is not skip:
             self.made_from.outdate(f"it was written{line} through {_made(self)}", skip=self)
-        if self.view is not None and write_back:
-            base, index = self.view
+        if self.sliced is not None and write_back:
+            base, index = self.sliced
             base.rebind(call(runtime.setitem, base, index, self).node, skip=self)
 
     def add_view(self, view: Traced, index: Any) -> None:
         """Record that ``view`` is ``self[index]`` sharing memory."""
-        view.view = (self, index)
+        view.sliced = (self, index)
         self._views.append(weakref.ref(view))
 
     def add_made_view(self, view: Traced) -> None:
@@ -367,6 +367,18 @@ class Traced:
     def astype(self, dtype: Any, copy: bool = True) -> Any:
         self._require_array("astype")
         return call(runtime.astype, self, np.dtype(dtype), copy=copy)
+
+    def view(self, dtype: Any = None) -> Any:
+        """``x.view()``: the same memory, followed as a basic slice ``x[...]`` is."""
+        self._require_array("view")
+        if dtype is not None and _as_dtype(dtype) != self.type.dtype:
+            raise StagingError(
+                f"x.view({getattr(dtype, '__name__', dtype)}) reads the array's bytes as "
+                "another type, which graph mode cannot do; convert the values with "
+                "x.astype(...), or call .eager(...) to run the function as written",
+                user_location(),
+            )
+        return self[...]
 
     def copy(self) -> Any:
         self._require_array("copy")
@@ -647,6 +659,13 @@ def check_current(value: Any) -> None:
 _SHAPE_ONLY = frozenset({runtime.shape_dim, np.shape, np.size, np.ndim, len})
 
 
+def _as_dtype(dtype: Any) -> np.dtype | None:
+    try:
+        return np.dtype(dtype)
+    except TypeError:
+        return None
+
+
 def _makes_view(node: Node) -> bool:
     """Whether a call may return a view of its first argument other than by slicing."""
     return node.arg.fn in VIEW_FUNCTIONS or _method_view(node)
@@ -764,7 +783,7 @@ def check_view_write(handle: Traced) -> None:
     """Refuse a write into an array that may be a view of an argument made other than by
     basic slicing (``x.T``, ``x.reshape(...)``): eagerly it changes the caller's array,
     which graph mode cannot follow."""
-    if handle.view is not None:
+    if handle.sliced is not None:
         return
     node, maker = handle.node, None
     while (

@@ -459,3 +459,25 @@ def views_not_read_again(x, n):
 
 def test_views_not_read_after_a_write_are_no_concern():
     check_writes(views_not_read_again, np.arange(4.0).reshape(2, 2), 2)
+
+
+def method_views(x):
+    v = x.view()
+    v[0] = 5.0
+    a = x * 2.0
+    w = a.view(np.float64)
+    a[1] = -1.0
+    return w + v
+
+
+def test_the_view_method_is_followed_as_a_slice():
+    check_writes(method_views, np.arange(4.0))
+
+
+def bits_view(x):
+    return x.view(np.int64)
+
+
+def test_a_view_as_another_dtype_is_refused():
+    with pytest.raises(StagingError, match=r"x\.view\(int64\).*astype"):
+        ng.function(bits_view, backend=backend())(np.arange(3.0))
