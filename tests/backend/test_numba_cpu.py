@@ -15,6 +15,7 @@ import textwrap
 
 import numpy as np
 import pytest
+from numba.core import event
 
 import nbgraph as ng
 
@@ -217,6 +218,47 @@ def test_operations_numba_lacks_call_back_into_numpy(recwarn):
     # Plain words instead of Numba's typing error: the operation, its operand types, line.
     assert reason.startswith("Numba does not support np.median on (float64 2-d array)")
     assert f"line {inspect.getsourcelines(unsupported_by_numba)[1] + 1} of {__file__}" in reason
+
+
+def medians_of_three(x, y, z):
+    print("x", x)
+    print("y", y)
+    print("z", z)
+    return np.median(x, axis=0) + np.median(y, axis=0) + np.median(z, axis=0)
+
+
+class _GraphCompiles(event.Listener):
+    """Counts Numba's compiles of a graph's own function (each try of the whole graph)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def on_start(self, ev: event.Event) -> None:
+        if ev.data["dispatcher"].py_func.__name__ == "graph_function":
+            self.count += 1
+
+    def on_end(self, ev: event.Event) -> None:
+        pass
+
+
+def test_repeated_calls_numba_lacks_go_to_python_after_one_try(capsys, monkeypatch):
+    """Numba failing on one np.median(axis=) takes the others like it to Python too (one
+    failed try, not one per call), and call sites with the same types share one compiled
+    objmode function (the prints one, the medians another)."""
+    x, y, z = np.random.default_rng(7).random((3, 4, 3))
+    want = medians_of_three(x, y, z)
+    eager = capsys.readouterr().out
+    monkeypatch.setattr(ng.config, "background_compile", False)  # compile on this call
+    g = ng.function(medians_of_three)
+    tries = _GraphCompiles()
+    with event.install_listener("numba:compile", tries):
+        got = g(x, y, z)
+    np.testing.assert_array_equal(got, want)
+    assert capsys.readouterr().out == eager
+    assert tries.count == 3  # a look in the disk cache, the failed try, the compile
+    program = g.specializations[next(iter(g.specializations))].run.__self__
+    assert len(program.python_nodes) == 3
+    assert source_of(g).count("with objmode") == 2
 
 
 def broadcast_rows(x, v):

@@ -385,8 +385,9 @@ class NumbaGraph:
                         )
                     )
                     return
-                self.objmode.add(node)
-                self._python_nodes[node] = unsupported(node)
+                for alike in _alike(self.graph, node):
+                    self.objmode.add(alike)
+                    self._python_nodes[alike] = unsupported(alike)
                 self._build()
 
     def _clear_cache(self) -> None:
@@ -418,6 +419,25 @@ class NumbaGraph:
             if node is not None and node.op.value == "call":
                 return node
         return None
+
+
+def _alike(graph: Graph, node: Node) -> list[Node]:
+    """``node`` and every other call of the same function on the same graph types: Numba
+    fails on them as it did on ``node``, and taking them all to Python at once saves a
+    compile for each (a loop unrolled or a helper inlined repeats a node many times)."""
+
+    def key(n: Node) -> tuple | None:
+        try:
+            found = (n.arg.key(), tuple(i.type for i in n.inputs), n.type)
+            hash(found)
+        except TypeError:  # an unhashable constant in the call: only the node itself
+            return None
+        return found
+
+    wanted = key(node)
+    if wanted is None:
+        return [node]
+    return [n for n in graph.find(Op.CALL) if n is node or key(n) == wanted]
 
 
 def _ignore(text: str) -> None:

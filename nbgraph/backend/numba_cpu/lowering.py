@@ -149,6 +149,11 @@ class Lowering:
         self.globals: dict[str, Any] = {}
         self.params = [self._name(p, "p") for p in graph.body.params]
         self.callbacks: list[str] = []  # module-level functions: kernels, objmode calls
+        # What objmode calls reach (by index), and the compiled function making the
+        # calls of each (arity, result type): see ``_python_call``.
+        self._targets: list[Callable] = []
+        self.globals["_targets"] = self._targets
+        self._callers: dict[tuple[int, str | None], str] = {}
         self.loops: list[Node] = []  # while nodes, numbered as Interrupted reports them
 
     # --- names, literals ---------------------------------------------------------------
@@ -732,43 +737,44 @@ class Lowering:
                 kernel = self.kernels.elementwise(group)
             self.emit(f"{name} = {kernel}({', '.join(inputs)})", indent, root)
             return
-        chunked = self._global(make_chunked(group), "blocks")
         out_type = numba_type(root.type).replace("'A'", "'C'")
-        self.emit(f"{name} = {self._python_call(chunked, inputs, out_type)}", indent, root)
+        call = self._python_call(make_chunked(group), inputs, out_type)
+        self.emit(f"{name} = {call}", indent, root)
 
-    def _python_call(self, python_name: str, args: list[str], result: str | None) -> str:
-        """An expression calling the Python function ``python_name`` from compiled code.
+    def _python_call(self, target: Callable, args: list[str], result: str | None) -> str:
+        """An expression calling the Python callable ``target`` from compiled code.
 
-        Each call site gets its own small compiled function holding the ``objmode``
-        block: Numba mishandles several objmode blocks in the branches of one function.
+        The ``objmode`` block sits in a small compiled function of its own (Numba
+        mishandles several objmode blocks in the branches of one function), shared by
+        every call site with as many arguments and the same result type: the site
+        passes its target's index in ``_targets``.  Numba compiles that function once
+        per argument types, not once per site (a graph printing in a hundred places
+        compiled a hundred objmode blocks, a tenth of a second each).
         """
-        name = f"_cb{len(self.callbacks)}"
-        params = [f"a{i}" for i in range(len(args))]
-        lines = ["@njit(cache=True)", f"def {name}({', '.join(params)}):"]
-        if result is None:
-            lines += [
-                "    with objmode():",
-                f"        {python_name}({', '.join(params)})",
-                "    return 0",
-            ]
-        else:
-            lines += [
-                f"    with objmode(r={result!r}):",
-                f"        r = {python_name}({', '.join(params)})",
-                "    return r",
-            ]
-        self.callbacks.append("\n".join(lines))
-        return f"{name}({', '.join(args)})"
+        key = (len(args), result)
+        if key not in self._callers:
+            name = self._callers[key] = f"_cb{len(self.callbacks)}"
+            params = ", ".join(["k", *(f"a{i}" for i in range(len(args)))])
+            call = f"_targets[k]({params[3:]})"
+            lines = ["@njit(cache=True)", f"def {name}({params}):"]
+            if result is None:
+                lines += ["    with objmode():", f"        {call}", "    return 0"]
+            else:
+                lines += [f"    with objmode(r={result!r}):", f"        r = {call}", "    return r"]
+            self.callbacks.append("\n".join(lines))
+        self._targets.append(target)
+        # np.intp: an integer literal would make Numba compile the function per site.
+        index = f"np.intp({len(self._targets) - 1})"
+        return f"{self._callers[key]}({', '.join([index, *args])})"
 
     def _objmode(self, node: Node, inputs: list[str], indent: int) -> None:
         """Call back into Python for this node (Numba cannot compile it)."""
-        caller = self._global(_Applier(node), "py")
-        expr = self._python_call(caller, inputs, numba_type(node.type))
+        expr = self._python_call(_Applier(node), inputs, numba_type(node.type))
         self.emit(f"{self._name(node)} = {expr}", indent, node)
 
     def _effect(self, node: Node, inputs: list[str], indent: int) -> None:
         call = node.arg
-        caller = self._global(_Applier(node, prefix=(None,)), "py")
+        caller = _Applier(node, prefix=(None,))
         if call.fn is runtime.assert_effect and node.inputs[1].type.flavor != ARRAY:
             self.emit(f"if not {inputs[1]}:", indent, node)
             indent += 1
