@@ -234,6 +234,11 @@ def boolean_indexing(x):
     return x[x > 0], x[np.abs(x) < 2]
 
 
+def boolean_scalar_index(x, s):
+    """A boolean scalar indexes as a new axis of length 1 (True) or 0 (False)."""
+    return x[s > 0], x[True], x[False], x[s > 0, ...], x[np.bool_(s < 0)]
+
+
 def dynamic_slice(x, start, stop):
     return x[start:stop], x[:stop], x[start:]
 
@@ -252,6 +257,8 @@ INDEXING = [
     (boolean_indexing, (VEC,)),
     (boolean_indexing, (IMAT,)),
     (boolean_indexing, (np.array([-5.0, -6.0]),)),
+    (boolean_scalar_index, (VEC, 1)),
+    (boolean_scalar_index, (IMAT, -1)),
     (dynamic_slice, (VEC, 1, 4)),
     (dynamic_slice, (VEC, 3, 1)),
     (dynamic_slice, (IMAT, -2, 10)),
@@ -293,6 +300,12 @@ def setitem_boolean_mask(x):
     return x
 
 
+def setitem_boolean_scalar(x, s):
+    x[s > 0] = -1
+    x[s > 1] += 2
+    return x
+
+
 def accumulate_histogram(values, bins):
     counts = np.zeros(bins, dtype=np.int64)
     for v in values:
@@ -319,6 +332,9 @@ SETITEM = [
     (setitem_rows_and_slices, (IMAT,)),
     (setitem_boolean_mask, (VEC,)),
     (setitem_boolean_mask, (IMAT,)),
+    (setitem_boolean_scalar, (VEC, 1)),
+    (setitem_boolean_scalar, (IMAT, 2)),
+    (setitem_boolean_scalar, (MAT, 0)),
     (accumulate_histogram, (np.array([], dtype=np.int64), 3)),
     (accumulate_histogram, (np.array([1, 4, 2, 2, 7, 0]), 3)),
     (setitem_in_loop, (0,)),

@@ -42,6 +42,7 @@ from ..common.fusion import (
     is_select,
     small_power,
 )
+from ..common.indexing import has_boolean_scalar, key_items
 from ..common.ownership import Ownership
 from ..failures.sites import tag
 from ..generated import stable_key
@@ -864,7 +865,8 @@ def _beyond_numba(node: Node) -> bool:
     """What Numba mishandles instead of rejecting: indexing with several advanced
     indices or a boolean mask of more than one dimension; arrays from lists of tuples;
     ``np.clip`` outside a fused kernel (Numba's ignores NaN bounds); ordering complex
-    numbers."""
+    numbers.  And what Numba rejects late, after compiling much else: indexing with a
+    boolean scalar (``x[s > 0]``)."""
     if node.arg.fn is np.clip or _complex_statistic(node):
         return True
     if node.arg.fn is runtime.list_to_array:
@@ -875,10 +877,10 @@ def _beyond_numba(node: Node) -> bool:
         return True
     if node.arg.fn not in (operator.getitem, runtime.setitem):
         return False
-    index = fill(node.arg.args[1], [i.type for i in node.inputs])
-    items = index if isinstance(index, tuple) else (index,)
+    if has_boolean_scalar(node):
+        return True
     advanced = 0
-    for item in items:
+    for item in key_items(node):
         if isinstance(item, list):
             advanced += 1
         elif isinstance(item, TensorType) and item.ndim > 0:

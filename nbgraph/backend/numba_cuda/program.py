@@ -20,6 +20,7 @@ NumPy's exact error at the user's line.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,6 +36,7 @@ from ...graph.template import Hole, fill
 from ...graph.types import ARRAY, PYTHON, SCALAR, TensorType, TokenType
 from ..common.arguments import unsupported_argument
 from ..common.fusion import all_groups, count_uses
+from ..common.indexing import has_boolean_scalar
 from ..common.ownership import Ownership
 from ..failures.sites import tag, tag_loop
 from . import checks
@@ -336,6 +338,13 @@ class CudaGraph:
         on = [self.lives_on_device(i) for i in node.inputs]
         if fn is len or (not any(on) and not is_array(node)):
             return self._host(node, read=fn is not len)
+        if fn in (operator.getitem, runtime.setitem) and on[0] and has_boolean_scalar(node):
+            raise DeviceUnsupportedError(
+                "the CUDA backend cannot index with a boolean scalar (x[s > 0], x[True]: "
+                "a new axis of length 1 or 0); branch on it with `if` instead, or run this "
+                "function with backend='cpu'",
+                node.loc,
+            )
         method = method_name(call)
         special = RULES.get(fn) if method is None else METHOD_RULES.get(method)
         if special is not None:

@@ -70,9 +70,10 @@ REFUSALS: dict[str, Refusal] = {
         np.array([1.0, 2.0]),
     ),
     "indexing by one bool": Refusal(
-        r"cannot run getitem on \([^)]*, (bool|np\.bool)\)",
-        "x[flag] with one bool (a new axis of length 1 or 0) has no GPU kernel",
-        "return x[np.sum(x) > 0]",
+        r"cannot index with a boolean scalar",
+        "x[flag] and x[flag] = v with a boolean scalar (a new axis of length 1 or 0, "
+        "an advanced index NumPy copies) have no GPU path",
+        "x[np.sum(x) > 0] = 0.0\n    return x",
         np.array([1.0, 2.0]),
     ),
 }
