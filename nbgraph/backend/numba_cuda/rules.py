@@ -17,7 +17,8 @@ from ...graph.ir import Node, Op
 from ...graph.numpy_facts import axis_function, call_operands
 from ...graph.runtime import compiled_sum_to
 from ...graph.template import Hole, fill
-from ...graph.types import ARRAY, PYTHON, TensorType, host_value, type_of
+from ...graph.types import ARRAY, PYTHON, TensorType, host_value, is_device_array, type_of
+from ..common.indexing import basic_rank
 from ..common.ownership import Ownership
 from . import checks, creation, scan, views
 from .device import as_device, empty
@@ -151,7 +152,8 @@ def _setitem(program: Program, node: Node) -> Step | None:
         if i is not None:
             get[i] = lambda env, i=i: env[i]
     readers = [get[i] for i in node.inputs]
-    assign = _assigner(program, node, value, value_template)
+    rank = basic_rank(node)  # of the view written: the value is broadcast to it
+    assign = None if rank is None else _assigner(program, node, value, value_template, rank)
     if assign is None:
         return None
     in_place = node in program.ownership.in_place
@@ -159,7 +161,14 @@ def _setitem(program: Program, node: Node) -> Step | None:
     def setitem(env: Env) -> None:
         holes = [read(env) for read in readers]
         array = holes[0] if in_place else copy_of(holes[0])
-        assign(views.index(array, fill(key_template, holes)), fill(value_template, holes))
+        view, backwards = views.written(array, fill(key_template, holes))
+        item = fill(value_template, holes)
+        if is_device_array(item):  # NumPy reads all of the value before writing
+            if backwards and item.ndim:
+                item = views.flipped(item, backwards, view.ndim)
+            elif views.may_share(item, array):
+                item = copy_of(item)
+        assign(view, item)
         env[node] = array
 
     return setitem
@@ -221,22 +230,26 @@ def _add_at(program: Program, node: Node) -> Step | None:
 
 
 def _assigner(
-    program: Program, node: Node, value: Node | None, template: Any
+    program: Program, node: Node, value: Node | None, template: Any, rank: int | None = None
 ) -> Callable[[Any, Any], None] | None:
-    """How a value is written into a device view: a kernel that broadcasts and casts a
-    device array or a host scalar into the view's elements, whatever its strides."""
+    """How a value is written into a device view of rank ``rank`` (None: the value's
+    own): a kernel that broadcasts and casts a device array or a host scalar into the
+    view's elements, whatever its strides; None where the value has the higher rank."""
     source = value
     if source is None:
         t = type_of(template)
         if t is None:
             return None
         source = Node(Op.PARAM, (), 0, t)
+    rank = source.type.ndim if rank is None else rank
+    if source.type.ndim > rank:
+        return None
     dtype = node.type.dtype
     copy = Node(
         Op.CALL,
         (source,),
         Call(runtime.astype, (Hole(0), dtype), {}),
-        TensorType(dtype, source.type.ndim, ARRAY),
+        TensorType(dtype, rank, ARRAY),
         node.loc,
     )
     try:

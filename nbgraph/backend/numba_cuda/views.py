@@ -55,6 +55,55 @@ def index(a: Any, key: Any) -> Any:
     return restrided(a, lambda h: h[items])
 
 
+def written(a: Any, key: Any) -> tuple[Any, tuple[int, ...]]:
+    """The view ``a[key]`` to write into (basic keys), and the axes along which it runs
+    backwards (a negative step).  The view returned runs forwards along those axes (a
+    view with a negative stride would be a copy, and the writes lost): the value
+    written must be flipped along them too (``flipped``)."""
+    items = key if isinstance(key, tuple) else (key,)
+    if not any(item is Ellipsis for item in items):
+        items += (Ellipsis,)
+    strides = _stand_in(a)[items].strides
+    axes = tuple(j for j, stride in enumerate(strides) if stride < 0)
+    if not axes:
+        return restrided(a, lambda h: h[items]), axes
+    forwards = tuple(slice(None, None, -1 if j in axes else 1) for j in range(len(strides)))
+    return restrided(a, lambda h: h[items][forwards]), axes
+
+
+def flipped(value: Any, axes: tuple[int, ...], rank: int) -> Any:
+    """Device array ``value`` reversed along the ``axes`` of the ``rank``-d array it is
+    broadcast to (axes of length 1 stay as they are): a C-contiguous copy."""
+    lead = rank - value.ndim
+    steps = tuple(
+        slice(None, None, -1 if j + lead in axes and n > 1 else 1)
+        for j, n in enumerate(value.shape)
+    )
+    return contiguous(restrided(value, lambda h: h[steps]))
+
+
+def may_share(a: Any, b: Any) -> bool:
+    """Whether device arrays ``a`` and ``b`` may share memory (their extents meet)."""
+    if simulated():
+        return bool(np.may_share_memory(a._ary, b._ary))
+    (a_low, a_high), (b_low, b_high) = _extent(a), _extent(b)
+    return a_low < b_high and b_low < a_high
+
+
+def _extent(a: Any) -> tuple[int, int]:
+    """The first and one past the last device address ``a`` reads ((0, 0) if empty)."""
+    if a.size == 0:
+        return 0, 0
+    low = a.device_ctypes_pointer.value
+    high = low + a.dtype.itemsize
+    for size, stride in zip(a.shape, a.strides):
+        if stride < 0:
+            low += (size - 1) * stride
+        else:
+            high += (size - 1) * stride
+    return low, high
+
+
 def reshape(a: Any, shape: Any) -> Any:
     """``a.reshape(shape)``; a non-contiguous array is copied first (as NumPy does)."""
     if not _c_contiguous(a):

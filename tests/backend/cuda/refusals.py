@@ -76,6 +76,14 @@ REFUSALS: dict[str, Refusal] = {
         "x[np.sum(x) > 0] = 0.0\n    return x",
         np.array([1.0, 2.0]),
     ),
+    "writes at an index array": Refusal(
+        r"cannot run setitem on \(\w+ \d+-d array, "
+        r"(u?int\d+ \d+-d array[,)]|bool \d+-d array, \w+ \d+-d array\))",
+        "x[i] = v with an integer index array, and x[mask] = v with an array v, have no "
+        "GPU kernel (x[mask] = number has one)",
+        "x[np.array([1, 0])] = 1.0\n    return x",
+        np.array([1.0, 2.0]),
+    ),
 }
 
 
