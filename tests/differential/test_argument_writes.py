@@ -63,6 +63,19 @@ def two_dims(m):
     return m.shape[0]
 
 
+def indexed_write(x, index, values):
+    x[index] = values
+    x[index] += 1
+    return x.sum()
+
+
+def writes_through_its_own_values(x, k):
+    x[x.astype(np.int64) % k] = x[::-1] * 2
+    x[x > 2] = x[: np.count_nonzero(x > 2)]
+    x[1:] = x[:-1]
+    return x
+
+
 @pytest.mark.parametrize(
     "fn, args",
     [
@@ -73,6 +86,18 @@ def two_dims(m):
         (ufunc_out, (np.arange(4.0), np.ones(4))),
         (sort_fill, (np.array([3.0, 1.0, 2.0]), np.zeros(3))),
         (two_dims, (np.arange(12.0).reshape(3, 4),)),
+        (indexed_write, (np.arange(5.0), np.array([0, 4, -2]), np.array([7.0, 8.0, 9.0]))),
+        (indexed_write, (np.arange(5.0), np.array([0, 0, 1]), np.array([7.0, 8.0, 9.0]))),
+        (indexed_write, (np.arange(5.0), np.array([-1, 1], np.int32), np.array([7.0]))),
+        (indexed_write, (np.arange(5), np.array([3, 1]), 2.5)),
+        (indexed_write, (np.arange(5.0), np.array([0, 1, -9]), np.array([7.0, 8.0, 9.0]))),
+        (indexed_write, (np.arange(5.0), np.array([0, 1, 7]), 2.0)),
+        (indexed_write, (np.arange(5.0), np.array([0, 1, 2]), np.array([7.0, 8.0]))),
+        (indexed_write, (np.arange(5.0), np.arange(5) % 2 == 0, np.array([7.0, 8.0, 9.0]))),
+        (indexed_write, (np.arange(5.0), np.arange(5) > 2, np.array([7.0]))),
+        (indexed_write, (np.arange(5.0), np.arange(5) > 2, np.array([7.0, 8.0, 9.0]))),
+        (indexed_write, (np.arange(5.0), np.array([True, False]), np.array([7.0]))),
+        (writes_through_its_own_values, (np.arange(6.0), 4)),
     ],
     ids=lambda v: getattr(v, "__name__", ""),
 )

@@ -295,6 +295,30 @@ def setitem_rows_and_slices(m):
     return m
 
 
+def setitem_slices_of_arrays(m, v, k):
+    m[1:, :2] = m[:-1, 1:] * 2
+    m[::-1] = m
+    m[0] = v[: m.shape[1]]
+    m[1:, 1:] = v[:1]
+    m[..., 0] = np.arange(m.shape[0]) * k
+    v[1:] = v[:-1]
+    v[-2::-1] = v[1:]
+    return m, v
+
+
+def setitem_slice_of_another_shape(m):
+    m[0] = 1
+    m[1:, :] = m[:, :]
+    return m
+
+
+def stencil_steps(a, b, n):
+    for _ in range(n):
+        b[1:-1] = 0.5 * (a[:-2] + a[2:])
+        a[1:-1] = 0.5 * (b[:-2] + b[2:])
+    return a, b
+
+
 def setitem_boolean_mask(x):
     x[x < 0] = 0
     return x
@@ -330,6 +354,11 @@ SETITEM = [
     (setitem_argument, (MAT, 1, np.array([1.0, 1.0, 1.0]))),
     (setitem_rows_and_slices, (MAT,)),
     (setitem_rows_and_slices, (IMAT,)),
+    (setitem_slices_of_arrays, (MAT, VEC, 0.5)),
+    (setitem_slices_of_arrays, (IMAT, VEC, 3)),
+    (setitem_slices_of_arrays, (IMAT, IVEC, 3)),
+    (setitem_slice_of_another_shape, (MAT,)),
+    (stencil_steps, (VEC, VEC[::-1], 3)),
     (setitem_boolean_mask, (VEC,)),
     (setitem_boolean_mask, (IMAT,)),
     (setitem_boolean_scalar, (VEC, 1)),

@@ -3,6 +3,8 @@ graph's types: the backends ask before choosing how to index."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from ...graph.ir import Node
 from ...graph.template import fill
 from ...graph.types import TensorType
@@ -23,3 +25,24 @@ def has_boolean_scalar(node: Node) -> bool:
         or (isinstance(item, TensorType) and item.ndim == 0 and item.dtype.kind == "b")
         for item in key_items(node)
     )
+
+
+def basic_rank(node: Node) -> int | None:
+    """The rank of ``x[key]`` where the key is basic (integers, slices, ``None``,
+    ``...``): a view of ``x``; None for any other key (arrays, lists, booleans)."""
+    array = fill(node.arg.args[0], [i.type for i in node.inputs])
+    if not isinstance(array, TensorType):
+        return None
+    rank = array.ndim
+    for item in key_items(node):
+        if item is None:
+            rank += 1
+        elif isinstance(item, bool) or (
+            isinstance(item, TensorType) and (item.ndim or item.dtype.kind not in "iu")
+        ):
+            return None
+        elif isinstance(item, (int, np.integer, TensorType)):
+            rank -= 1
+        elif not isinstance(item, slice) and item is not Ellipsis:
+            return None
+    return rank if rank >= 0 else None

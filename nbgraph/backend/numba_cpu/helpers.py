@@ -28,6 +28,84 @@ def advise_huge(array):
     return array
 
 
+@njit(cache=True)
+def check_broadcast(source, target):
+    """Raise ValueError unless shape ``source`` broadcasts to shape ``target`` (the
+    interpret backend then finds the failing line and raises NumPy's own message)."""
+    for k in range(1, len(source) + 1):
+        size = source[len(source) - k]
+        if size != 1 and (k > len(target) or size != target[len(target) - k]):
+            raise ValueError("could not broadcast input array")
+
+
+@njit(cache=True)
+def _extent(array):
+    """The first and one past the last byte address ``array`` reads (0, 0 if empty)."""
+    low = array.ctypes.data
+    high = low + array.itemsize
+    for size, stride in zip(array.shape, array.strides):
+        if size == 0:
+            return 0, 0
+        if stride < 0:
+            low += (size - 1) * stride
+        else:
+            high += (size - 1) * stride
+    return low, high
+
+
+@njit(cache=True)
+def apart(source, target):
+    """``source``, or a copy of it where it may share memory with array ``target`` (their
+    extents intersect): NumPy copies such a source before assigning it."""
+    source_low, source_high = _extent(source)
+    target_low, target_high = _extent(target)
+    if source_low < target_high and target_low < source_high:
+        return source.copy()
+    return source
+
+
+@njit(cache=True)
+def put(out, index, values):
+    """``out[index] = values`` for a vector ``out``, an integer vector ``index`` and a
+    vector ``values`` (a scalar: of length 1), as NumPy does it: every index checked
+    before anything is written (Numba's loop wrote up to a bad negative index), then
+    the values broadcast to the index's length."""
+    size = out.shape[0]
+    for k in range(index.shape[0]):
+        if index[k] < -size or index[k] >= size:
+            raise IndexError("index out of bounds")
+    if values.shape[0] != index.shape[0] and values.shape[0] != 1:
+        raise ValueError("shape mismatch")
+    index = apart(index, out)
+    values = apart(values, out)
+    step = 0 if values.shape[0] == 1 else 1
+    for k in range(index.shape[0]):
+        at = index[k]
+        out[at + size if at < 0 else at] = values[k * step]
+
+
+@njit(cache=True)
+def put_masked(out, mask, values):
+    """``out[mask] = values`` for vectors, as NumPy does it: the mask as long as
+    ``out``, the values as many as its true elements (or one)."""
+    if mask.shape[0] != out.shape[0]:
+        raise IndexError("boolean index did not match indexed array")
+    count = 0
+    for k in range(mask.shape[0]):
+        if mask[k]:
+            count += 1
+    if values.shape[0] != count and values.shape[0] != 1:
+        raise ValueError("cannot assign the values where the mask is true")
+    mask = apart(mask, out)
+    values = apart(values, out)
+    step = 0 if values.shape[0] == 1 else 1
+    j = 0
+    for k in range(mask.shape[0]):
+        if mask[k]:
+            out[k] = values[j * step]
+            j += 1
+
+
 @njit(cache=True, inline="always")
 def clip(x, lo, hi):
     """One element of ``np.clip(x, lo, hi)`` with scalar bounds as NumPy's loop computes

@@ -304,6 +304,7 @@ class KernelWriter:
 
     def __init__(self, lowering: Lowering) -> None:
         self.lowering = lowering
+        self._names: dict[str, str] = {}  # a kernel's source -> its name
 
     def add_function(self, prefix: str, ops: Operands, body: Lines, parallel: bool = False) -> str:
         """Adds a kernel of ``ops``'s parameters running ``body``; returns its name."""
@@ -314,7 +315,13 @@ class KernelWriter:
         return self._add(prefix, lines)
 
     def _add(self, prefix: str, lines: Lines) -> str:
+        """Adds a kernel, or finds the same one added before: equal groups (the two
+        halves of a stencil's double buffer, say) then compile once."""
+        source = "\n".join(lines)
+        if source in self._names:
+            return self._names[source]
         name = f"_{prefix}{len(self.lowering.callbacks)}"
+        self._names[source] = name
         lines = [line.replace("KERNEL", name) for line in lines]
         self.lowering.callbacks.append("\n".join(lines))
         return name
@@ -374,6 +381,24 @@ class KernelWriter:
         if inline:
             header = header.replace(")", ', inline="always")')
         return [header, f"def KERNEL({', '.join(ops.params)}{extra}):", *indent(body)]
+
+    # --- assignment ------------------------------------------------------------------
+    def assign(self, rank: int, source_rank: int) -> str:
+        """A kernel doing ``out[...] = a0`` as NumPy does: ``a0`` broadcast to ``out``'s
+        shape (ValueError where it does not broadcast), copied first where the two may
+        share memory.  Numba's own slice assignment compiles a formatted error message:
+        seconds of the first compile, in every new process, for each pair of ranks."""
+        lead = rank - source_rank
+        loops = [f"{'    ' * j}for i{j} in range(out.shape[{j}]):" for j in range(rank)]
+        element = ", ".join(f"i{j} * s{j}" for j in range(lead, rank))
+        body = [
+            "helpers.check_broadcast(a0.shape, out.shape)",
+            "a0 = helpers.apart(a0, out)",
+            *(f"s{j} = 0 if a0.shape[{j - lead}] == 1 else 1" for j in range(lead, rank)),
+            *loops,
+            f"{'    ' * rank}out[{', '.join(f'i{j}' for j in range(rank))}] = a0[{element}]",
+        ]
+        return self._add("assign", [HEADER, "def KERNEL(out, a0):", *indent(body)])
 
     # --- reductions --------------------------------------------------------------------
     def shared(self, red: Reduction, array: str) -> str:

@@ -42,7 +42,7 @@ from ..common.fusion import (
     is_select,
     small_power,
 )
-from ..common.indexing import has_boolean_scalar, key_items
+from ..common.indexing import basic_rank, has_boolean_scalar, key_items
 from ..common.ownership import Ownership
 from ..failures.sites import tag
 from ..generated import stable_key
@@ -948,7 +948,37 @@ def _setitem(self: Lowering, node: Node, inputs: list[str], indent: int) -> None
     target = inputs[0] if isinstance(call.args[0], Hole) else self.literal(call.args[0])
     index = self._index(call.args[1], inputs, node)
     value = self.literal(_fill_one(call.args[2], inputs))
-    self.emit(f"{_updated(self, node, target, indent)}[{index}] = {value}", indent, node)
+    target = _updated(self, node, target, indent)
+    rank = basic_rank(node)
+    types = [i.type for i in node.inputs]
+    array, source = fill(call.args[0], types), fill(call.args[2], types)
+    key = key_items(node)
+    if rank and isinstance(source, TensorType) and 0 < source.ndim <= rank:
+        view = target if index == "()" else f"{target}[{index}]"
+        self.emit(f"{self.kernels.assign(rank, source.ndim)}({view}, {value})", indent, node)
+    elif _vector_put(array, key, source) == "iu":
+        values = value if source.ndim else f"np.full(1, {value})"
+        self.emit(f"helpers.put({target}, {index}, {values})", indent, node)
+    elif _vector_put(array, key, source) == "b" and source.ndim == 1:
+        self.emit(f"helpers.put_masked({target}, {index}, {value})", indent, node)
+    else:
+        self.emit(f"{target}[{index}] = {value}", indent, node)
+
+
+def _vector_put(array: Any, key: tuple, source: Any) -> str | None:
+    """For ``x[i] = v`` with ``x`` a vector, ``i`` an integer or boolean vector and ``v``
+    a vector or a number: the key's kind ("iu" or "b"), else None."""
+    if not (
+        isinstance(array, TensorType)
+        and array.ndim == 1
+        and len(key) == 1
+        and isinstance(key[0], TensorType)
+        and key[0].ndim == 1
+        and isinstance(source, TensorType)
+        and source.ndim <= 1
+    ):
+        return None
+    return "b" if key[0].dtype.kind == "b" else "iu" if key[0].dtype.kind in "iu" else None
 
 
 def _list_append(self: Lowering, node: Node, inputs: list[str], indent: int) -> None:
