@@ -40,7 +40,7 @@ test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n auto --dist loadfile
 
 # Random programs, eager against graph mode; failing ones go to tests/fuzz/regressions/.
 fuzz: $(STAMP)

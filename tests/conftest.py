@@ -4,8 +4,12 @@ import os
 import tempfile
 
 # Compiled graphs go to a fresh cache per session unless one is given, so every run
-# compiles what it tests (and the user's cache is left alone).
-os.environ.setdefault("NBGRAPH_CACHE_DIR", tempfile.mkdtemp(prefix="nbgraph-cache-"))
+# compiles what it tests (and the user's cache is left alone).  Each parallel worker
+# (`pytest -n`) has a folder of its own in it: no test finds another's graphs there.
+if "NBGRAPH_CACHE_DIR" not in os.environ:
+    os.environ["NBGRAPH_CACHE_DIR"] = tempfile.mkdtemp(prefix="nbgraph-cache-")
+if worker := os.environ.get("PYTEST_XDIST_WORKER"):
+    os.environ["NBGRAPH_CACHE_DIR"] = os.path.join(os.environ["NBGRAPH_CACHE_DIR"], worker)
 
 # CI has no GPU: the CUDA backend's tests run on numba-cuda's simulator.  On a machine
 # with an NVIDIA GPU, NUMBA_ENABLE_CUDASIM=0 runs them on the GPU.  Set before anything
