@@ -16,6 +16,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 from nbformat.v4 import new_code_cell, new_notebook
+from notebook_cells import printed
 
 BACKENDS = ["cpu", "interpret"]
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
@@ -137,13 +138,9 @@ def arrow_line(text: str, header: str) -> str | None:
     return marked.group(1) if marked else None
 
 
-def stdout(cell: nbformat.NotebookNode) -> str:
-    return "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
-
-
 def test_graph_functions_work_and_keep_working_after_errors(cells):
-    assert stdout(cells["works"]) == "6.0 6.0\n"
-    assert stdout(cells["works_again"]) == "2.0 2.0\n"
+    assert printed(cells["works"]) == "6.0 6.0\n"
+    assert printed(cells["works_again"]) == "2.0 2.0\n"
     assert not [o for o in cells["works_again"].outputs if o.output_type == "error"]
 
 
@@ -215,7 +212,7 @@ def test_trace_time_error_points_at_the_use(cells, backend):
 def test_trace_time_error_is_eagers_type(cells):
     eager = error(cells["eager_one_branch"])
     assert eager.ename == "UnboundLocalError"
-    assert stdout(cells["catch"]) == "caught UndefinedValueError\n" * 2
+    assert printed(cells["catch"]) == "caught UndefinedValueError\n" * 2
 
 
 def test_conversion_error_points_at_the_construct(cells):

@@ -12,6 +12,7 @@ import re
 import nbformat
 import pytest
 from nbclient import NotebookClient
+from notebook_cells import printed
 
 CELLS = {
     "load": "%load_ext nbgraph\n%load_ext nbgraph\nimport numpy as np",
@@ -86,10 +87,6 @@ def cells() -> dict[str, nbformat.NotebookNode]:
     return dict(zip(CELLS, notebook.cells[1:]))
 
 
-def stream(cell: nbformat.NotebookNode) -> str:
-    return "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
-
-
 def error(cell: nbformat.NotebookNode) -> nbformat.NotebookNode | None:
     return next((o for o in cell.outputs if o.output_type == "error"), None)
 
@@ -104,21 +101,21 @@ def data(cell: nbformat.NotebookNode, mime: str) -> list[str]:
 
 def test_loading_twice_is_harmless(cells):
     assert error(cells["load"]) is None
-    assert "already loaded" in stream(cells["load"])
+    assert "already loaded" in printed(cells["load"])
 
 
 def test_autograph_replaces_functions_and_runs_the_cell(cells):
     cell = cells["autograph"]
     assert error(cell) is None
-    assert stream(cell) == "collatz steps 111\n"  # print inside the graph, once
+    assert printed(cell) == "collatz steps 111\n"  # print inside the graph, once
     assert data(cell, "text/plain")[-1] == "111"  # the last expression's value
-    assert stream(cells["kinds"]) == "True Steps until n reaches 1. cpu 1\n"
+    assert printed(cells["kinds"]) == "True Steps until n reaches 1. cpu 1\n"
 
 
 def test_autograph_options(cells):
     cell = cells["options"]
     assert error(cell) is None
-    assert stream(cell) == "interpret ('k',) 2.0\n"
+    assert printed(cell) == "interpret ('k',) 2.0\n"
     code = "\n".join(data(cell, "text/plain"))
     assert "ag__.for_stmt" in code and "def double" in code  # --show-code, per function
 
@@ -149,7 +146,7 @@ def test_show_graph_also_shows_the_graph_of_a_failing_first_call(cells):
 
 
 def test_compare_returns_the_numbers(cells):
-    result = json.loads(stream(cells["compare_object"]))
+    result = json.loads(printed(cells["compare_object"]))
     assert result["agree"] is True and result["speedup"] > 0
     assert result["rounds"] == 3
     assert result["stages"] == ["compile", "convert", "first_run", "trace"]
@@ -158,7 +155,7 @@ def test_compare_returns_the_numbers(cells):
 def test_compare_reports_the_first_call_in_new_processes(cells):
     """Once with an empty disk cache (everything compiles), once with the cache that
     left (everything loads); the break-even counts from the empty-cache one."""
-    result = json.loads(stream(cells["compare_object"]))
+    result = json.loads(printed(cells["compare_object"]))
     cold = result["cold"]
     assert cold["not_measured"] is None
     assert cold["functions_compiled"] >= 1
@@ -175,7 +172,7 @@ def test_compare_counts_the_compile_after_a_first_call_on_the_interpreter(cells)
     """A graph of array work runs its first call on the interpreter and compiles after
     it: the new process with an empty cache times the second call's wait too, and the
     break-even counts from both."""
-    result = json.loads(stream(cells["compare_tiered"]))
+    result = json.loads(printed(cells["compare_tiered"]))
     cold = result["cold"]
     assert cold["not_measured"] is None
     assert cold["compile_wait_s"] > cold["disk_cache_s"] > 0
@@ -202,7 +199,7 @@ def usage_error(cell: nbformat.NotebookNode) -> str:
     """What IPython printed for a UsageError (a magic used wrongly: no traceback)."""
     shown = [o for o in cell.outputs if o.output_type == "error"]
     assert [o.ename for o in shown] in ([], ["UsageError"])
-    return "\n".join([o.evalue for o in shown] + [stream(cell)])
+    return "\n".join([o.evalue for o in shown] + [printed(cell)])
 
 
 def test_autograph_without_a_function_says_so(cells):
@@ -223,7 +220,7 @@ def test_a_trailing_semicolon_hides_the_value(cells):
 
 
 def test_compare_takes_any_call(cells):
-    assert stream(cells["compare_tricky"]) == "f(1.0, -1.0) f(1.0, **opts)\n"
+    assert printed(cells["compare_tricky"]) == "f(1.0, -1.0) f(1.0, **opts)\n"
     assert "NameError: name 'undefined_name' is not defined" in usage_error(
         cells["compare_undefined"]
     )
@@ -247,4 +244,4 @@ def test_unload_and_load_again(cells):
 
 def test_autograph_and_compare_run_the_cuda_backend(cells):
     """(The kernel inherits NUMBA_ENABLE_CUDASIM from the tests: the simulator in CI.)"""
-    assert stream(cells["cuda"]).strip() == "cuda 12.0 True"
+    assert printed(cells["cuda"]).strip() == "cuda 12.0 True"

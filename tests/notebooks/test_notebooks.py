@@ -11,6 +11,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 from nbconvert import HTMLExporter
+from notebook_cells import printed
 
 NOTEBOOKS_DIR = Path(__file__).resolve().parents[2] / "notebooks"
 NOTEBOOKS = sorted(NOTEBOOKS_DIR.glob("*.ipynb"))
@@ -28,10 +29,6 @@ def execute(path: Path) -> nbformat.NotebookNode:
         resources={"metadata": {"path": str(path.parent)}},
     ).execute()
     return notebook
-
-
-def stream_text(cell: nbformat.NotebookNode) -> str:
-    return "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
 
 
 def shown_text(cell: nbformat.NotebookNode) -> str:
@@ -79,7 +76,7 @@ def test_tour_failing_cell_points_at_the_helper_line():
 
 def test_graph_mode_notebook_outputs():
     cells = [c for c in execute(NOTEBOOKS_DIR / "graph_mode.ipynb").cells if c.cell_type == "code"]
-    texts = [stream_text(c) for c in cells]
+    texts = [printed(c) for c in cells]
     assert "111 111 118 1" in texts[2]  # eager == graph, and no retrace for a new n
     assert "ag__.while_stmt" in texts[3] and "ag__.if_stmt" in texts[3]
     graph_dump = texts[4]
@@ -92,10 +89,10 @@ def test_tour_dask_section_runs_on_a_local_cluster():
     pytest.importorskip("distributed")
     cells = [c for c in execute(NOTEBOOKS_DIR / "tour.ipynb").cells if c.cell_type == "code"]
     (run,) = [c for c in cells if "LocalCluster(" in c.source]
-    assert stream_text(run).splitlines()[-1] == "True"
+    assert printed(run).splitlines()[-1] == "True"
     (refused,) = [c for c in cells if "map_reduce" in c.source]
-    assert "needs the whole of axis 0 of 'x'" in stream_text(refused)
-    assert stream_text(refused).splitlines()[-1] == "True"
+    assert "needs the whole of axis 0 of 'x'" in printed(refused)
+    assert printed(refused).splitlines()[-1] == "True"
     (timed,) = [c for c in cells if c.source.startswith("%compare") and "rows" in c.source]
     text = "".join(o.get("data", {}).get("text/plain", "") for o in timed.outputs)
     assert "on Dask: median" in text and "2 workers" in text
@@ -117,8 +114,8 @@ def test_tour_debugging_section():
     (checked,) = [c for c in cells if "ng.check_grad" in c.source]
     assert "agrees with central differences" in shown_text(checked)
     (switched,) = [c for c in cells if "%autograph off" in c.source]
-    printed = stream_text(switched)
-    assert "run_eagerly = True" in printed and "nan" in printed and "run_eagerly = False" in printed
+    text = printed(switched)
+    assert "run_eagerly = True" in text and "nan" in text and "run_eagerly = False" in text
 
 
 def test_tour_exports_to_html_with_static_outputs():

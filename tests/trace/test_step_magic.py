@@ -9,6 +9,7 @@ import re
 import nbformat
 import pytest
 from nbclient import NotebookClient
+from notebook_cells import printed
 
 CELLS = {
     "load": "from nbgraph.kernel.step_magic import StepMagics\n"
@@ -29,13 +30,12 @@ def notebook() -> nbformat.NotebookNode:
     return nb
 
 
+def cell(nb: nbformat.NotebookNode, name: str) -> nbformat.NotebookNode:
+    return next(c for c in nb.cells if c.id == name)
+
+
 def outputs(nb: nbformat.NotebookNode, name: str) -> list:
-    return next(cell.outputs for cell in nb.cells if cell.id == name)
-
-
-def printed(nb: nbformat.NotebookNode, name: str) -> str:
-    """What a cell printed (a busy kernel may send one print's text in several outputs)."""
-    return "".join(o.text for o in outputs(nb, name) if o.output_type == "stream")
+    return cell(nb, name).outputs
 
 
 def recordings(nb: nbformat.NotebookNode) -> dict[str, dict]:
@@ -59,10 +59,10 @@ def recording_of(nb: nbformat.NotebookNode, name: str) -> dict:
 
 
 def test_the_cell_runs_as_usual(notebook):
-    assert printed(notebook, "step") == "sum 12.0\n"
+    assert printed(cell(notebook, "step")) == "sum 12.0\n"
     results = [o for o in outputs(notebook, "step") if o.output_type == "execute_result"]
     assert results[0].data["text/plain"] == "np.float64(13.0)"
-    assert printed(notebook, "after") == "[0.0, 1.0, 2.0, 3.0] [0.0, 2.0, 4.0, 6.0]\n"
+    assert printed(cell(notebook, "after")) == "[0.0, 1.0, 2.0, 3.0] [0.0, 2.0, 4.0, 6.0]\n"
 
 
 def test_steps_map_to_the_cells_lines(notebook):
@@ -104,6 +104,6 @@ def test_an_error_ends_the_recording_and_is_raised(notebook):
 
 
 def test_help(notebook):
-    text = printed(notebook, "help")
+    text = printed(cell(notebook, "help"))
     assert "Run the cell eagerly, recording every line" in text
     assert "--max-steps" in text and "--max-memory" in text
