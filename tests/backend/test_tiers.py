@@ -15,6 +15,8 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
+import warnings
 
 import numpy as np
 import pytest
@@ -141,3 +143,37 @@ def test_a_process_that_ends_waits_for_the_compile_and_the_next_loads_it(tmp_pat
     )
     assert first == {"compiled": False}  # ran on the interpreter
     assert second == {"compiled": True, "functions": 0}  # loaded from the disk cache
+
+
+def test_a_background_compile_leaves_the_users_warnings_alone(
+    background_compile, monkeypatch, tmp_path
+):
+    """Numba's compiler swaps the warnings module's state, which threads share: during
+    a compile on the background thread, the user's thread still gets its own warnings,
+    in its own ``catch_warnings`` blocks, and finds the filters as it left them."""
+    monkeypatch.setenv("NBGRAPH_CACHE_DIR", str(tmp_path))
+
+    def long_graph(x):  # (in no other test: nothing compiled in this process)
+        y = x
+        for k in range(1, 3):
+            y = np.tanh(y * k) + np.exp(-y) / (y.sum(axis=0) + k)
+        return y
+
+    filters, show = warnings.filters[:], warnings.showwarning
+    g = ng.function(long_graph)
+    x = np.random.default_rng(2).random((50, 40))
+    g(x)
+    compile_thread = program_of(g)._background
+    blocks = 0
+    while compile_thread.is_alive() or blocks == 0:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            warnings.warn("the user's own", UserWarning, stacklevel=1)
+            np.float64(1e308) * 10.0  # NumPy's overflow warning
+        assert [str(w.message) for w in caught][:1] == ["the user's own"]
+        assert [w.category for w in caught] == [UserWarning, RuntimeWarning]
+        blocks += 1
+        time.sleep(0.01)  # (a busy loop here would slow the compile a hundredfold)
+    g(x)
+    assert program_of(g).compiled and program_of(g).functions_compiled > 0
+    assert warnings.filters == filters and warnings.showwarning is show

@@ -39,6 +39,7 @@ from ..common.ownership import report_copies
 from ..failures.sites import interrupted_in
 from ..generated import load_source
 from ..interpret import Interpreter
+from . import thread_warnings
 from .helpers import Interrupted
 from .lowering import FUNCTION, Lowering, lower
 from .tiers import interprets_first
@@ -310,10 +311,14 @@ class NumbaGraph:
             start = time.perf_counter()
             counter = _CompileCounter(_ignore)
             try:
-                with event.install_listener("numba:compile", counter):
+                with (
+                    thread_warnings.kept() as given,
+                    event.install_listener("numba:compile", counter),
+                ):
                     self._compile_types(types)
             except Exception:  # the next call compiles again, on its own thread, and
                 return  # raises there
+            self._warnings += [functools.partial(warnings.warn_explicit, *w) for w in given]
             self._functions_compiled = counter.count
             self._background_s = time.perf_counter() - start
 
