@@ -25,8 +25,10 @@ import nbgraph as ng
 from nbgraph.backend.numba_cpu import tiers
 
 
-def row_softmax(x):
-    e = np.exp(x - x.max(axis=1, keepdims=True))
+# In no other test file: a graph another test compiled in the same worker would load
+# from that test's cache folder (its generated module stays loaded).
+def tempered_softmax(x):
+    e = np.exp(2.0 * (x - x.max(axis=1, keepdims=True)))
     return e / e.sum(axis=1, keepdims=True)
 
 
@@ -60,16 +62,16 @@ def test_first_call_of_array_work_runs_on_the_interpreter(
     background_compile, monkeypatch, tmp_path
 ):
     monkeypatch.setenv("NBGRAPH_CACHE_DIR", str(tmp_path))  # nothing cached
-    g = ng.function(row_softmax)
+    g = ng.function(tempered_softmax)
     x = np.random.default_rng(0).random((50, 40))
-    np.testing.assert_array_equal(g(x), row_softmax(x))  # the interpreter: NumPy's values
+    np.testing.assert_array_equal(g(x), tempered_softmax(x))  # the interpreter: NumPy's values
     program = program_of(g)
     # None: the build deferred the compile (``program.compiled`` may already be true
     # here, as the background thread can finish before this line runs).
     assert g.last_compiled is None
     second = g(x)
     assert program.compiled
-    np.testing.assert_allclose(second, row_softmax(x), rtol=1e-15)
+    np.testing.assert_allclose(second, tempered_softmax(x), rtol=1e-15)
     assert program.background_s is not None and program.functions_compiled > 0
     assert "first call ran on the interpreter" in repr(ng.explain(g))
 
@@ -77,7 +79,7 @@ def test_first_call_of_array_work_runs_on_the_interpreter(
 @pytest.mark.parametrize(
     "fn, args, interpreted",
     [
-        (row_softmax, (np.ones((3, 3)),), True),  # no loop: any size
+        (tempered_softmax, (np.ones((3, 3)),), True),  # no loop: any size
         (descend, (np.ones((200, 30)), np.ones(200), 5), True),  # array work in a loop
         (descend, (np.ones((6, 3)), np.ones(6), 5), False),  # ... on tiny arrays
         (count_up, (np.ones(10_000), 7), False),  # scalar work in a loop
@@ -94,7 +96,7 @@ def test_scalar_loops_and_the_setting_off_compile_first(monkeypatch):
     assert g(np.ones(10_000), 7) == count_up(np.ones(10_000), 7)
     assert program_of(g).compiled and program_of(g).background_s is None
     monkeypatch.setattr(ng.config, "background_compile", False)
-    h = ng.function(row_softmax)
+    h = ng.function(tempered_softmax)
     h(np.ones((4, 4)))
     assert program_of(h).compiled and program_of(h).background_s is None
 
@@ -116,8 +118,8 @@ _CHILD = textwrap.dedent("""
     import json, sys, numpy as np
     sys.path.insert(0, {tests!r})
     import nbgraph as ng
-    from backend.test_tiers import row_softmax
-    g = ng.function(row_softmax)
+    from backend.test_tiers import tempered_softmax
+    g = ng.function(tempered_softmax)
     g(np.ones((3, 4)))
     (entry,) = g.specializations.values()
     if entry.program.compiled:  # (this process ends with the compile still running)
