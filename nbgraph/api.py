@@ -201,7 +201,12 @@ class GraphFunction(StagedFunction):
             graph, program, self.backend == "interpret", helpers, names, self.check_numerics
         )
         self.traces.append(Trace(describe_key(key), reason, self.last_build, entry))
-        _log_build(self.__name__, self.traces[-1], self.last_compiled)
+        _log_build(
+            self.__name__,
+            self.traces[-1],
+            self.last_compiled,
+            getattr(program, "interprets_first_call", False),
+        )
         if len(self.traces) == RETRACE_WARNING_AT:
             message = (
                 f"{self.__name__} has been traced {len(self.traces)} times, each compiled "
@@ -311,12 +316,15 @@ class GraphFunction(StagedFunction):
         return functools.partial(self, instance)
 
 
-def _log_build(name: str, trace: Trace, compiled: int | None) -> None:
+def _log_build(name: str, trace: Trace, compiled: int | None, deferred: bool) -> None:
     """One line per build on the ``nbgraph`` logger: what was traced and why, the
-    seconds per stage, and whether Numba compiled or loaded it from the disk cache."""
+    seconds per stage, and whether Numba compiled or loaded it from the disk cache, or
+    the first call runs on the interpreter (``deferred``) and Numba compiles after it."""
     stages = ", ".join(f"{stage} {seconds:.3f} s" for stage, seconds in trace.build.items())
     cache = (
-        ""
+        "; first call on the interpreter, Numba compiles after it"
+        if deferred
+        else ""
         if compiled is None
         else "; loaded from the disk cache"
         if compiled == 0

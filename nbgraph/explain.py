@@ -56,9 +56,13 @@ def explain(fn: GraphFunction) -> Explanation:
         compiled = getattr(trace.entry.program, "functions_compiled", None)
         after = getattr(trace.entry.program, "background_s", None)
         if after is not None:
+            done = (
+                f"Numba then compiled {compiled} functions"
+                if compiled
+                else "then loaded from the disk cache: nothing compiled"
+            )
             report.lines.append(
-                f"    first call ran on the interpreter; Numba then compiled {compiled} "
-                f"functions on a background thread in {after:.3f} s"
+                f"    first call ran on the interpreter; {done} ({after:.3f} s after it)"
             )
         elif compiled == 0:
             report.lines.append("    loaded from the disk cache: nothing compiled")

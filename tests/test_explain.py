@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import warnings
 
 import numpy as np
@@ -123,9 +124,11 @@ def test_fused_operations_and_the_disk_cache_are_named(backend):
     assert f"line {line}: 3 operations fused into one pass over the elements (exp, *, +)" in text
     if backend == "cpu":  # the reduction computes its operand's elements as they come
         assert f"line {line + 1}: 2 operations fused into one pass" in text
+        first(np.ones(4), np.ones(4))  # (waits for a compile after the first call)
         again = ng.function(fusable, backend=backend)  # a new function: the same code
         again(np.ones(4), np.ones(4))
-        assert "    loaded from the disk cache: nothing compiled" in repr(ng.explain(again))
+        # (On the interpreter first while another compile runs; then loaded.)
+        assert "loaded from the disk cache: nothing compiled" in repr(ng.explain(again))
 
 
 def test_the_interpret_backend_fuses_nothing():
@@ -147,6 +150,9 @@ def test_builds_and_retraces_go_to_the_nbgraph_logger(caplog):
     assert builds[0].startswith("scaled traced for (float64 1-d array, Python int): first call")
     assert "x is a float32 1-d array (before: float64 1-d array)" in builds[1]
     assert all("built (convert" in b for b in builds)
-    assert all("from the disk cache" in b or "Numba compiled" in b for b in builds)
+    assert all(
+        re.search("from the disk cache|Numba compiled|first call on the interpreter", b)
+        for b in builds
+    )
     (retrace,) = [r.getMessage() for r in records if r.levelno == logging.WARNING]
     assert "traced 6 times" in retrace and "x is a int8 1-d array" in retrace

@@ -48,6 +48,26 @@ def count_up(x, n):
     return total
 
 
+def assign_to_centres(points, centres, steps):
+    for _ in range(steps):  # array work, and a loop over the centres, not the elements
+        d = np.sum((points[:, None, :] - centres[None, :, :]) ** 2, axis=2)
+        labels = np.argmin(d, axis=1)
+        for k in range(centres.shape[0]):
+            members = points[labels == k]
+            if members.shape[0] > 0:
+                centres[k] = members.mean(axis=0)
+    return centres
+
+
+def clip_each(x, steps):
+    for _ in range(steps):
+        x = np.tanh(x) * 2.0
+        for i in range(x.shape[0]):  # a loop over the elements
+            if x[i] > 1.0:
+                x[i] = 1.0
+    return x
+
+
 def program_of(g: ng.GraphFunction):
     (entry,) = g.specializations.values()
     return entry.program
@@ -83,8 +103,10 @@ def test_first_call_of_array_work_runs_on_the_interpreter(
         (descend, (np.ones((200, 30)), np.ones(200), 5), True),  # array work in a loop
         (descend, (np.ones((6, 3)), np.ones(6), 5), False),  # ... on tiny arrays
         (count_up, (np.ones(10_000), 7), False),  # scalar work in a loop
+        (assign_to_centres, (np.ones((3000, 2)), np.ones((4, 2)), 3), True),
+        (clip_each, (np.ones(10_000), 3), False),
     ],
-    ids=["no loop", "array loop", "tiny arrays", "scalar loop"],
+    ids=["no loop", "array loop", "tiny arrays", "scalar loop", "loop of rows", "element loop"],
 )
 def test_which_graphs_run_on_the_interpreter_first(fn, args, interpreted):
     graph = ng.function(fn).graph(*args)
@@ -165,9 +187,9 @@ def test_a_background_compile_leaves_the_users_warnings_alone(
     g = ng.function(long_graph)
     x = np.random.default_rng(2).random((50, 40))
     g(x)
-    compile_thread = program_of(g)._background
+    compile_job = program_of(g)._background
     blocks = 0
-    while compile_thread.is_alive() or blocks == 0:
+    while not compile_job.finished() or blocks == 0:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             warnings.warn("the user's own", UserWarning, stacklevel=1)

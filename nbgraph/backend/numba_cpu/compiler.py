@@ -3,10 +3,13 @@
 The source is loaded from a cache folder (``backend/generated.py``), so Numba's own
 ``cache=True`` can reuse the machine code in a new process.  Compilation happens on the
 first call, with the real argument types, or, for a graph of array work that the disk
-cache lacks, after it: that call runs on the interpreter and the compile runs on a
-background thread, which the next call waits for (``tiers.py``; ``config.
-background_compile`` turns it off).  If Numba cannot type a node, that node is lowered
-to a call back into Python and compilation retried.
+cache lacks, after it: that call runs on the interpreter and the compile is queued for
+the background thread (``tiers.py``, ``compile_queue.py``; ``config.background_compile``
+turns it off), which the next call waits for.  While that thread compiles, such a graph
+does not even look in the disk cache on its first call (Numba's lock would make it wait
+for the compile in progress): it runs on the interpreter and its load is queued too.  If
+Numba cannot type a node, that node is lowered to a call back into Python and
+compilation retried.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from ..failures.sites import interrupted_in
 from ..generated import load_source
 from ..interpret import Interpreter
 from . import thread_warnings
+from .compile_queue import QUEUE, Job
 from .helpers import Interrupted
 from .lowering import FUNCTION, Lowering, lower
 from .tiers import interprets_first
@@ -92,13 +96,17 @@ def warm_up() -> None:
 
 
 class _CompileCounter(event.Listener):
-    """Counts the functions Numba compiles, reporting each as it starts."""
+    """Counts the functions Numba compiles on this thread (another may compile another
+    graph meanwhile), reporting each as it starts."""
 
     def __init__(self, report: Callable[[str], None]) -> None:
         self.report = report
         self.count = 0
+        self.thread = threading.get_ident()
 
     def on_start(self, ev: event.Event) -> None:
+        if threading.get_ident() != self.thread:
+            return
         self.count += 1
         self.report(f"compiling function {self.count}")
 
@@ -149,12 +157,12 @@ class NumbaGraph:
         self.made_views = [i for i, r in enumerate(results) if _new_view(r)]
         self._functions_compiled: int | None = None  # by the last compile that counted
         self._background_s: float | None = None  # how long the background compile took
-        # The first call's run on the interpreter, then the compile on a background
+        # The first call's run on the interpreter, then the compile on the background
         # thread (the types it compiles for), and the warnings made there, for the
         # caller's thread.
         self._interpret_first: Interpreter | None = None
         self._deferred_types: tuple | None = None
-        self._background: threading.Thread | None = None
+        self._background: Job | None = None
         self._warnings: list[Callable[[], None]] = []
         self._compiling = threading.Lock()  # one compile at a time (threads of a Dask worker)
         self._build()
@@ -194,6 +202,11 @@ class NumbaGraph:
         (None: the first call waited for the compile, or loaded it)."""
         self.wait()
         return self._background_s
+
+    @property
+    def interprets_first_call(self) -> bool:
+        """Whether the next call runs on the interpreter, the compile after it."""
+        return self._interpret_first is not None
 
     @property
     def module(self) -> Any:
@@ -240,22 +253,32 @@ class NumbaGraph:
             return
         if report is None:
             report = _ignore
-        report("loading from the disk cache")
         types = self._types(args)
+        deferrable = (
+            types is not None and config.background_compile and interprets_first(self.graph, args)
+        )
+        if deferrable and QUEUE.busy():  # loading would wait for that compile
+            self._defer(types, report)
+            return
+        report("loading from the disk cache")
         if types is None or self._load(types):
             self._functions_compiled = 0
             self._warn_pending()
             return
-        if config.background_compile and interprets_first(self.graph, args):
-            report("running on the interpreter (compiling after this call)")
-            self._interpret_first = Interpreter(self.graph, writes_in_place=True)
-            self._deferred_types = types
+        if deferrable:
+            self._defer(types, report)
             return
         counter = _CompileCounter(report)
         with event.install_listener("numba:compile", counter):
             self._compile_types(types)
         self._functions_compiled = counter.count
         self._warn_pending()
+
+    def _defer(self, types: tuple, report: Callable[[str], None]) -> None:
+        """Run the first call on the interpreter and compile for ``types`` after it."""
+        report("running on the interpreter (compiling after this call)")
+        self._interpret_first = Interpreter(self.graph, writes_in_place=True)
+        self._deferred_types = types
 
     def run(self, args: Sequence[Any]) -> Sequence[Any]:
         """The graph's results for these parameter values."""
@@ -295,16 +318,15 @@ class NumbaGraph:
         half a second shows in the cell, as a build does)."""
         if self._background is None:
             return
-        if self._background.is_alive():
+        if not self._background.finished():
             with building(self.graph.name) as stage:
                 stage("compiling (started after the first call)")
-                self._background.join()
+                QUEUE.wait(self._background)
         self._background = None
         self._warn_pending()
 
     def _start_background_compile(self) -> None:
-        """Compile for the first run's types on a background thread (not a daemon: a
-        process that ends first waits for it, so the disk cache holds the result)."""
+        """Queue the compile for the first run's types (``compile_queue.py``)."""
         types = self._deferred_types
 
         def compile_here() -> None:
@@ -322,10 +344,8 @@ class NumbaGraph:
             self._functions_compiled = counter.count
             self._background_s = time.perf_counter() - start
 
-        self._background = threading.Thread(
-            target=compile_here, name=f"nbgraph compile {self.graph.name}"
-        )
-        self._background.start()
+        self._background = Job(compile_here, self.graph.name)
+        QUEUE.submit(self._background)
 
     def _warn_pending(self) -> None:
         """Give the warnings building and compiling made (on this thread or the
