@@ -866,9 +866,11 @@ def _beyond_numba(node: Node) -> bool:
     indices or a boolean mask of more than one dimension; arrays from lists of tuples;
     ``np.clip`` outside a fused kernel (Numba's ignores NaN bounds); ordering complex
     numbers.  And what Numba rejects late, after compiling much else: indexing with a
-    boolean scalar (``x[s > 0]``)."""
+    boolean scalar (``x[s > 0]``), ``np.linspace`` with more than start, stop and num."""
     if node.arg.fn is np.clip or _complex_statistic(node):
         return True
+    if node.arg.fn is np.linspace:
+        return len(node.arg.args) > 3 or not set(node.arg.kwargs) <= {"num"}
     if node.arg.fn is runtime.list_to_array:
         return isinstance(node.inputs[0].type.elem, TupleType)
     if node.arg.fn is np.fmod:  # Numba's integer fmod has the sign of the divisor
