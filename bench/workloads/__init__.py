@@ -60,6 +60,8 @@ ROWS: tuple[Row, ...] = (
     Row("tanh_exp", "tanh_exp"),
     Row("softmax", "softmax"),
     Row("gradient_descent", "gradient_descent"),
+    Row("kmeans", "kmeans"),
+    Row("fixed_point", "fixed_point"),
     Row("overhead_scalar", "overhead", "make_inputs_scalar", " (scalar float argument)"),
     Row(
         "overhead_array1",

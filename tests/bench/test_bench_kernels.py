@@ -13,7 +13,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
 from measure import mismatch
-from workloads import vectorized
+from workloads import fixed_point, kmeans, vectorized
 
 import nbgraph as ng
 
@@ -48,6 +48,28 @@ def test_jax_twin_agrees(k):
     functions = vectorized.jax_functions()
     args = k.make_inputs(SCALE)
     assert mismatch(k.eager(*args), functions[k.name](*args)) is None
+
+
+# The convergence loops of the first-call table, on small inputs: every variant runs
+# the same iterations to the same values.
+LOOPS = [
+    pytest.param(kmeans, {"points": 2000}, id="kmeans"),
+    pytest.param(fixed_point, {"size": 3000}, id="fixed_point"),
+]
+
+
+@pytest.mark.parametrize("module, small", LOOPS)
+def test_convergence_loops_agree_in_every_variant(module, small):
+    args = module.make_inputs(**small)
+    expected = module.eager(*args)
+    assert expected[1] > 3  # it iterates
+    assert mismatch(expected, ng.function(module.eager)(*args)) is None
+    assert mismatch(expected, module.njit(*args)) is None
+    try:
+        twin = module.make_jax()
+    except ImportError:
+        return
+    assert mismatch(expected, twin(*args)) is None
 
 
 def test_inputs_are_seeded():
