@@ -7,6 +7,8 @@ first call that only wanted to look in the disk cache waited for the compile in 
 
 from __future__ import annotations
 
+import os
+import signal
 import threading
 
 import numpy as np
@@ -75,6 +77,24 @@ def test_the_end_of_the_process_finishes_the_compile_in_progress_and_drops_the_r
     assert [name for name, _ in log] == ["running"]
     queue.submit(logged(log, "late"))  # after the end: not run
     assert not queue.busy() and [name for name, _ in log] == ["running"]
+
+
+def test_a_forked_process_runs_the_compiles_it_needs_itself():
+    release = threading.Event()
+    running = blocked(release, name="running in the parent")
+    QUEUE.submit(running)
+    try:
+        pid = os.fork()
+        if pid == 0:  # the child: no compile thread came along
+            signal.alarm(60)  # (a hang ends the child with SIGALRM)
+            release.set()  # (the child's copy of the event)
+            QUEUE.wait(running)
+            os._exit(0 if running.finished() and not QUEUE.busy() else 1)
+        _, status = os.waitpid(pid, 0)
+        assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+        assert not running.finished()  # the parent's compile still runs
+    finally:
+        release.set()
 
 
 # Graphs in no other test file: one another test compiled in the same worker would be

@@ -9,12 +9,14 @@ to it takes the compile off the queue and does it on its own thread, waiting onl
 the compile in progress.
 
 When the process ends, the compile in progress is finished, so the disk cache holds it
-for the next process; the ones not started are dropped.
+for the next process; the ones not started are dropped.  A forked process has no compile
+thread: there every compile left is run by the call that needs it.
 """
 
 from __future__ import annotations
 
 import atexit
+import os
 import threading
 from collections import deque
 from collections.abc import Callable
@@ -89,6 +91,13 @@ class CompileQueue:
         if job is not None:
             job._done.wait()
 
+    def forget_in_child(self) -> None:
+        """After a fork: the compile thread did not come along, so nothing runs or waits
+        here (``wait`` runs what was left)."""
+        self._lock = threading.Lock()
+        self._pending.clear()
+        self._running = None
+
     def _work(self, job: Job | None) -> None:
         while job is not None:
             job.run()
@@ -99,3 +108,4 @@ class CompileQueue:
 
 QUEUE = CompileQueue()
 atexit.register(QUEUE.close)
+os.register_at_fork(after_in_child=QUEUE.forget_in_child)
