@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import threading
 
 import numpy as np
 import pytest
@@ -228,13 +229,18 @@ def medians_of_three(x, y, z):
 
 
 class _GraphCompiles(event.Listener):
-    """Counts Numba's compiles of a graph's own function (each try of the whole graph)."""
+    """Counts Numba's compiles of a graph's own function (each try of the whole graph) on
+    this thread (the compile thread may meanwhile compile a graph of an earlier test)."""
 
     def __init__(self) -> None:
         self.count = 0
+        self.thread = threading.get_ident()
 
     def on_start(self, ev: event.Event) -> None:
-        if ev.data["dispatcher"].py_func.__name__ == "graph_function":
+        if (
+            ev.data["dispatcher"].py_func.__name__ == "graph_function"
+            and threading.get_ident() == self.thread
+        ):
             self.count += 1
 
     def on_end(self, ev: event.Event) -> None:
