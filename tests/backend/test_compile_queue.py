@@ -29,11 +29,11 @@ def blocked(release: threading.Event, log: list | None = None, name: str = "") -
             log.append((name, threading.current_thread()))
         assert release.wait(WAIT_S)
 
-    return Job(run, name)
+    return Job(run)
 
 
 def logged(log: list, name: str) -> Job:
-    return Job(lambda: log.append((name, threading.current_thread())), name)
+    return Job(lambda: log.append((name, threading.current_thread())))
 
 
 def test_compiles_run_in_the_order_they_were_asked_for():
@@ -43,7 +43,7 @@ def test_compiles_run_in_the_order_they_were_asked_for():
         queue.submit(job)
     assert queue.busy() and not jobs[1].finished()
     release.set()
-    jobs[-1]._done.wait(WAIT_S)
+    jobs[-1].wait_finished()
     assert [name for name, _ in log] == ["first", "a", "b", "c"]
     assert len({thread for _, thread in log}) == 1  # one thread for all of them
     assert threading.current_thread() not in {thread for _, thread in log}
@@ -129,7 +129,7 @@ def test_a_first_call_does_not_wait_for_another_graphs_compile(fresh_cache):
             holding.set()
             release.wait(WAIT_S)
 
-    QUEUE.submit(Job(other_compile, "another graph"))
+    QUEUE.submit(Job(other_compile))
     x = np.random.default_rng(3).standard_normal((64, 48))
     g = ng.function(damped_ratio)
     first: dict = {}

@@ -26,9 +26,8 @@ class Job:
     """One graph's compile: run once, by the queue's thread or by the caller that
     needs it first."""
 
-    def __init__(self, compile_graph: Callable[[], None], name: str) -> None:
+    def __init__(self, compile_graph: Callable[[], None]) -> None:
         self._compile = compile_graph
-        self.name = name
         self._done = threading.Event()
 
     def run(self) -> None:
@@ -39,6 +38,9 @@ class Job:
 
     def finished(self) -> bool:
         return self._done.is_set()
+
+    def wait_finished(self) -> None:
+        self._done.wait()
 
 
 class CompileQueue:
@@ -80,7 +82,7 @@ class CompileQueue:
         if mine:
             job.run()
         else:
-            job._done.wait()
+            job.wait_finished()
 
     def close(self) -> None:
         """Drop the compiles not started and finish the one in progress."""
@@ -89,7 +91,7 @@ class CompileQueue:
             self._pending.clear()
             job = self._running
         if job is not None:
-            job._done.wait()
+            job.wait_finished()
 
     def forget_in_child(self) -> None:
         """After a fork: the compile thread did not come along, so nothing runs or waits

@@ -344,7 +344,7 @@ class NumbaGraph:
             self._functions_compiled = counter.count
             self._background_s = time.perf_counter() - start
 
-        self._background = Job(compile_here, self.graph.name)
+        self._background = Job(compile_here)
         QUEUE.submit(self._background)
 
     def _warn_pending(self) -> None:
