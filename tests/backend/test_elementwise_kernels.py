@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import nbgraph as ng
+from nbgraph.backend.numba_cpu import float32_powers as float32_power
 from nbgraph.backend.numba_cpu import staged as staged_kernels
 
 SPECIAL = [np.nan, -np.inf, np.inf, -0.0, 0.0, -1.0, 1.0, 0.5, -2.5, 3.0]
@@ -67,8 +68,8 @@ def cubes(x):
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_powers_are_numpys_to_the_bit(dtype):
-    """``x ** 2`` and ``x ** 0.5`` are ``x * x`` and ``sqrt``; ``x ** 3`` is NumPy's
-    ``power`` (``x * x * x`` differs from it in the last bit for a quarter of values)."""
+    """``x ** 2`` and ``x ** 0.5`` are ``x * x`` and ``sqrt``; ``x ** 3`` gives NumPy's
+    ``power``'s bits (``x * x * x`` differs from it in the last bit for many values)."""
     x = np.random.default_rng(5).uniform(0.5, 40.0, 10_000).astype(dtype)
     with np.errstate(invalid="ignore"):
         for e, g in zip(cubes(x), ng.function(cubes)(x)):
@@ -86,6 +87,49 @@ def test_powers_in_staged_groups_are_numpys_to_the_bit(dtype):
     g = ng.function(gelu_cubes)
     for e, r in zip(gelu_cubes(x), g(x)):
         same_bits(e, r)
+
+
+def float32_powers(x, i):
+    return x**3 - x, 2.0 * x**4, x[i] ** 3, x[i] ** 4
+
+
+def test_float32_cubes_and_fourth_powers_are_numpys_over_every_magnitude():
+    """float32 ``x ** 3`` and ``x ** 4`` are computed in float64 and rounded (NumPy's
+    ``powf`` next to rounding boundaries): eager's bits from the smallest subnormal to
+    overflow, zeros, infinities and NaN included, in a kernel and of a scalar."""
+    bits = np.random.default_rng(7).integers(0, 1 << 32, 1 << 20, dtype=np.uint64)
+    x = np.concatenate([bits.astype(np.uint32).view(np.float32), np.float32(SPECIAL)])
+    g = ng.function(float32_powers)
+    with np.errstate(all="ignore"):
+        for i in (0, 1, len(x) - 1, -4, -7):
+            for e, r in zip(float32_powers(x, i), g(x, i)):
+                same_bits(np.asarray(e), np.asarray(r))
+
+
+def test_float32_small_powers_are_fused_where_they_match_numpy():
+    """Where the fast powers match NumPy's loop here, a cube is one more step of the
+    fused loop, not a call of NumPy's ``power`` on each block."""
+    if not float32_power.matches_numpy(3):
+        pytest.skip("NumPy's float32 power on this machine is not the C library's powf")
+    g = ng.function(gelu_cubes)
+    g(np.ones((4, 5), np.float32))
+    assert "float32_powers.power_3(" in source_of(g)
+    assert "power_into" not in source_of(g)
+    assert not float32_power.matches_numpy(5)  # only 3 and 4
+
+
+def test_float32_powers_are_checked_against_numpys_loop(monkeypatch):
+    """A NumPy whose float32 power rounds otherwise (another C library, AVX-512 loops)
+    keeps its own loop for every element."""
+    exact = float32_power.matches_numpy.__wrapped__
+
+    def other_rounding(x, k):
+        return np.nextafter(np.float32(x.astype(np.float64) ** int(k)), np.float32(np.inf))
+
+    monkeypatch.setattr(float32_power.np, "power", other_rounding)
+    assert not exact(3)
+    monkeypatch.undo()
+    assert exact(3) == float32_power.matches_numpy(3)
 
 
 def staged(x, y):

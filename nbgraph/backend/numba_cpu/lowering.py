@@ -46,7 +46,7 @@ from ..common.indexing import basic_rank, has_boolean_scalar, key_items
 from ..common.ownership import Ownership
 from ..failures.sites import tag
 from ..generated import stable_key
-from . import element_loops, numpy_loops, python_ints, staged
+from . import element_loops, float32_powers, numpy_loops, python_ints, staged
 from .chunked import make_chunked
 from .kernels import KernelWriter
 from .order_statistics import RULES as ORDER_STATISTICS
@@ -245,8 +245,9 @@ class Lowering:
             "import numpy as np",
             "from numba import njit, objmode, prange, types",
             "from numba.typed import List",
-            "from nbgraph.backend.numba_cpu import array_reductions, complex_powers, helpers",
-            "from nbgraph.backend.numba_cpu import numpy_loops, pairwise, wrapping",
+            "from nbgraph.backend.numba_cpu import array_reductions, complex_powers",
+            "from nbgraph.backend.numba_cpu import float32_powers, helpers, numpy_loops",
+            "from nbgraph.backend.numba_cpu import pairwise, wrapping",
             "",
             *(line for cb in self.callbacks for line in ("", *cb.splitlines(), "")),
             "",
@@ -578,6 +579,9 @@ class Lowering:
         """
         call: Call = node.arg
         fn = call.fn
+        power = float32_powers.exponent(node)
+        if power is not None and (per_element or node.type.ndim == 0):
+            return f"float32_powers.power_{power}({inputs[0]})"
         loop = self.numpy_loop(node, inputs, per_element)
         if loop is not None:
             # NumPy's own SIMD loop, not the C library's function: NumPy's last bits.
@@ -663,7 +667,9 @@ class Lowering:
         (``staged``): every member ``numpy_loop`` computes, except small powers, which
         are multiplications."""
         return (
-            small_power(node) is None and self.numpy_loop(node, [""] * len(node.inputs)) is not None
+            small_power(node) is None
+            and float32_powers.exponent(node) is None
+            and self.numpy_loop(node, [""] * len(node.inputs)) is not None
         )
 
     def numpy_loop(
