@@ -174,6 +174,23 @@ def test_staged_kernels_are_numpys_to_the_bit(dtype):
                 same_bits(e, r)
 
 
+def tanh_and_angle(x, y):
+    return np.tanh(x), np.arctan2(x, y) + 1.0
+
+
+def test_staged_kernels_read_inputs_in_place():
+    """In the flat loop NumPy's loop reads an input of its operand's dtype where it
+    lies, block by block, instead of from a copy in a block buffer."""
+    x = np.linspace(-3.0, 3.0, 2000, dtype=np.float32)
+    g = ng.function(tanh_and_angle)
+    for args in ((x, x[::-1].copy()), (x[::2], np.float32(0.5)), (x.reshape(40, 50), x[:50])):
+        for e, r in zip(tanh_and_angle(*args), g(*args)):
+            same_bits(e, r)
+    source = source_of(g)
+    assert "numpy_loops.tanh_into(f0[lo:hi], o[lo:hi])" in source
+    assert "numpy_loops.arctan2_into(f0[lo:hi], f1[lo:hi], " in source
+
+
 def complex_staged(z):
     return np.exp(z * 0.5) + np.tanh(z), np.log(z) ** 2.5
 

@@ -59,17 +59,30 @@ def write(writer: KernelWriter, group: Group) -> str:
         body += buffers
         buffers = []
 
-    def run(access: Callable, nest: Callable[[Lines], Lines], at: str, header: Lines) -> Lines:
+    def run(
+        access: Callable,
+        nest: Callable[[Lines], Lines],
+        at: str,
+        header: Lines,
+        direct: Callable[[str], str | None] = lambda operand: None,
+    ) -> Lines:
         """The block loop: ``header`` sets the block's element range ``lo:hi`` in the
         result; ``nest(lines)`` runs ``lines`` for each of its elements (``j``: the
-        element's place in the block, unsigned in every nest: ``at``: in ``o``)."""
+        element's place in the block, unsigned in every nest: ``at``: in ``o``).
+        ``direct(operand)``: the block of an input NumPy's loop reads in place, where
+        an operand is one (None: the operand is computed into a buffer)."""
         stages, lines, expr = ops.stages(access)
         passes = [*header, *buffers]
         for stage in stages:
-            passes += nest(
-                [*stage.lines, *(f"b{stage.n}_{k}[j] = {x}" for k, x in enumerate(stage.operands))]
-            )
-            passes.append(_call(stage, group, "hi - lo"))
+            blocks = [direct(x) for x in stage.operands]
+            copies = [
+                f"b{stage.n}_{k}[j] = {x}"
+                for k, (x, block) in enumerate(zip(stage.operands, blocks))
+                if block is None
+            ]
+            if copies:
+                passes += nest([*stage.lines, *copies])
+            passes.append(_call(stage, group, "hi - lo", blocks))
         if expr is not None:
             passes += nest([*lines, f"o[{at}] = {expr}"])
         return [*loop("block", "blocks", parallel), *indent(passes)]
@@ -91,6 +104,11 @@ def write(writer: KernelWriter, group: Group) -> str:
                 *indent(lines),
             ]
 
+        # An input of the operand's dtype is read in place, not copied into a buffer.
+        in_place = {
+            f"{lowering.literal(node.type.dtype)}(f{k}[i])": f"f{k}[lo:hi]"
+            for k, node in ops.arrays()
+        }
         body += [
             f"if {flat}:",
             *indent(ops.flat_setup()),
@@ -101,6 +119,7 @@ def write(writer: KernelWriter, group: Group) -> str:
                     flat_nest,
                     "i",
                     [f"lo = block * {BLOCK}", f"hi = min(o.size, lo + {BLOCK})"],
+                    in_place.get,
                 )
             ),
             "    return out",
@@ -139,9 +158,11 @@ def write(writer: KernelWriter, group: Group) -> str:
     return writer.add_function("staged", ops, body, parallel)
 
 
-def _call(stage: Stage, group: Group, count: str) -> str:
+def _call(stage: Stage, group: Group, count: str, blocks: list[str | None]) -> str:
     """The call of a stage's NumPy loop on the block's ``count`` elements: from its
-    operand buffers into the first one, or into the result if it is the group's."""
-    operands = [f"b{stage.n}_{k}[:{count}]" for k in range(len(stage.operands))]
-    target = "o[lo:hi]" if stage.member is group.root else operands[0]
+    operand buffers (or the input blocks ``blocks`` names) into its first buffer, or
+    into the result if it is the group's."""
+    buffers = [f"b{stage.n}_{k}[:{count}]" for k in range(len(stage.operands))]
+    operands = [block or buffer for block, buffer in zip(blocks, buffers)]
+    target = "o[lo:hi]" if stage.member is group.root else buffers[0]
     return f"numpy_loops.{stage.ufunc.__name__}_into({', '.join(operands)}, {target})"
