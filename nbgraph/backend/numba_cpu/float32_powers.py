@@ -7,7 +7,7 @@ Here the power is computed in float64, where ``y * y`` is exact and only the las
 product rounds, and that value is rounded to float32.  Rounding gives ``powf``'s result
 wherever the float64 value lies further than 2**-31 of itself from a point where the
 float32 rounding changes: ``powf``'s own error is smaller than that (checked over every
-float32 input for both exponents).  The rest, about one input in a hundred, goes to
+float32 input for both exponents).  The rest, about one input in 140, goes to
 NumPy's loop.
 
 Which loop NumPy runs depends on the machine (another C library, NumPy's AVX-512
