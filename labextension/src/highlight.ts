@@ -8,6 +8,7 @@ import { Notebook } from '@jupyterlab/notebook';
 
 import { HighlightKind } from './kinds';
 import { clearLine, setLine } from './lines';
+import { isEnabled } from './settings';
 
 /** The cell with this id (the nbformat cell id the kernel sees), if any. */
 export function findCellById(notebook: Notebook, cellId: string): Cell | null {
@@ -24,7 +25,8 @@ function editorView(cell: Cell): CodeMirrorEditor['editor'] | null {
  * Highlight a 1-based line of a cell as `kind` and bring it into view.
  *
  * A notebook may render cells lazily, so the cell is scrolled to first and
- * its editor awaited. Resolves to false when the cell has no such line.
+ * its editor awaited. Resolves to false when the cell has no such line, or
+ * when the user's settings turn this kind of highlight off.
  */
 export async function highlightLine(
   notebook: Notebook,
@@ -33,6 +35,9 @@ export async function highlightLine(
   kind: HighlightKind
 ): Promise<boolean> {
   clearKind(notebook, kind);
+  if (!isEnabled(kind)) {
+    return false;
+  }
   const index = notebook.widgets.indexOf(cell);
   if (index < 0) {
     return false;

@@ -3,9 +3,12 @@ import {
   JupyterFrontEndPlugin
 } from '@jupyterlab/application';
 import { INotebookTracker } from '@jupyterlab/notebook';
+import { ISettingRegistry } from '@jupyterlab/settingregistry';
 
 import { serveNotebook } from './comm';
 import { watchErrors } from './errors';
+import { clearKind } from './highlight';
+import { applySettings } from './settings';
 import { listenForHighlights } from './stepEvents';
 
 /** Highlights the line that raised a cell's error. */
@@ -41,4 +44,26 @@ const widgetHighlights: JupyterFrontEndPlugin<void> = {
   }
 };
 
-export default [errorLines, kernelHighlights, widgetHighlights];
+/** The user's settings: which kinds of line are highlighted, and their colours. */
+const highlightSettings: JupyterFrontEndPlugin<void> = {
+  id: 'nbgraph-labextension:settings',
+  description: 'Applies the line highlight settings from the settings editor.',
+  autoStart: true,
+  requires: [ISettingRegistry, INotebookTracker],
+  activate: async (
+    _app: JupyterFrontEnd,
+    registry: ISettingRegistry,
+    tracker: INotebookTracker
+  ): Promise<void> => {
+    const settings = await registry.load(highlightSettings.id);
+    const apply = (): void => {
+      for (const kind of applySettings(settings)) {
+        tracker.forEach(panel => clearKind(panel.content, kind));
+      }
+    };
+    apply();
+    settings.changed.connect(apply);
+  }
+};
+
+export default [errorLines, kernelHighlights, widgetHighlights, highlightSettings];
