@@ -15,13 +15,11 @@ fused multiply-add) is reported at the results, with the per-line agreement as c
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import copy
 import inspect
 import linecache
 import sys
-import textwrap
 import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -36,6 +34,7 @@ from .graph import runtime
 from .graph.ir import Node, Op
 from .graph.pytree import flatten
 from .graph.types import TensorType
+from .graph.variables import assigned_name
 
 # Calls that pass a value on (retyped or packed), not what a line computes.
 _PASSING = frozenset({runtime.retype, runtime.make_tuple})
@@ -225,17 +224,8 @@ def _assignments(fn: Callable) -> dict[int, str]:
         lines, first = inspect.getsourcelines(fn)
     except (OSError, TypeError):
         return {}
-    tree = ast.parse(textwrap.dedent("".join(lines)))
-    found: dict[int, str] = {}
-    for node in ast.walk(tree):
-        target = None
-        if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            target = node.targets[0]
-        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
-            target = node.target
-        if isinstance(target, ast.Name) and node.lineno == node.end_lineno:
-            found[node.lineno + first - 1] = target.id
-    return found
+    named = ((first + k, assigned_name(line)) for k, line in enumerate(lines))
+    return {line: name for line, name in named if name is not None}
 
 
 def _line_text(fn: Callable, line: int) -> str:

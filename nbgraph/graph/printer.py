@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from .ir import Graph, Node, Op, Region
 from .template import fill
+from .variables import assigned_variables
 
 
 def node_names(graph: Graph) -> dict[Node, str]:
@@ -24,6 +25,7 @@ def node_names(graph: Graph) -> dict[Node, str]:
 
 def format_graph(graph: Graph) -> str:
     names = node_names(graph)
+    variables = assigned_variables(graph)
     lines = [f"graph {graph.name}"]
     name = names.__getitem__
 
@@ -37,7 +39,10 @@ def format_graph(graph: Graph) -> str:
                 if not node.loc
                 else f"  # {'gradient of ' if node.loc.gradient else ''}line {node.loc.lineno}"
             )
-            lines.append(f"{indent}{format_node(node, name)}{where}")
+            text = format_node(node, name)
+            if node in variables:  # `%7 (members) = call getitem(...)`
+                text = text.replace(" = ", f" ({variables[node]}) = ", 1)
+            lines.append(f"{indent}{text}{where}")
             for sub_name, sub in zip(_region_names(node), node.regions()):
                 lines.append(f"{indent}  {sub_name}:")
                 region(sub, indent + "    ")

@@ -22,6 +22,7 @@ from ..backend.inspection import ValueSummary
 from ..graph.ir import Graph, Node, Op, Region
 from ..graph.printer import format_node, node_names
 from ..graph.types import PYTHON, GraphType, ListType, TensorType, TokenType
+from ..graph.variables import assigned_variables
 from .families import FAMILIES, family, op_text
 from .folding import Nesting
 from .sources import location_text
@@ -320,10 +321,12 @@ class _Drawing:
 
 
 def variable_names(graph: Graph) -> dict[Node, str]:
-    """The user's variable of each parameter: the function's arguments, and each
-    loop's variables (a loop's test and body take the same variables, named in the
-    body)."""
-    names = {p: name for p, name in zip(graph.body.params, graph.body.names) if name}
+    """What the view calls a node after the user's code: a parameter by its variable (the
+    function's arguments, each loop's variables: a loop's test and body take the same
+    variables, named in the body), an operation by the variable its line assigns
+    (``members = getitem``)."""
+    names = {node: f"{name} = {op_text(node)}" for node, name in assigned_variables(graph).items()}
+    names.update((p, name) for p, name in zip(graph.body.params, graph.body.names) if name)
     names.update(
         (param, name)
         for node in graph.all_nodes()

@@ -24,7 +24,12 @@ def test_listing_nests_regions_and_names_lines():
     assert [name for _, name in indents] == ["test:", "body:", "then:", "test:", "body:", "else:"]
     assert [depth for depth, _ in indents] == [4, 4, 8, 12, 12, 8]
     names = node_names(graph)
-    lines = {line.strip().split(" = ")[0]: line for line in text.splitlines() if " = " in line}
+    # `%7 = call ...`, or `%7 (total) = call ...` where the line assigns a variable
+    lines = {
+        line.strip().split(" ")[0]: line
+        for line in text.splitlines()
+        if re.match(r"%\d+( \(\w+\))? = ", line.strip())
+    }
     for node in graph.all_nodes():
         line = lines[names[node]]
         if node.loc is not None:

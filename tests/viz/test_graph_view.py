@@ -57,7 +57,7 @@ def test_detail_records():
     assert info["listing"].startswith(f"%{ident(graph, double)[1:]} = call *(%")
     assert info["family"] == "elementwise" and info["constants"] == ["2.0"]
     assert [i["type"] for i in info["inputs"]] == ["float64[]"]
-    assert [u["op"] for u in info["users"]] == ["+"]
+    assert [u["op"] for u in info["users"]] == ["total = +"]  # `total += ...`
     assert info["location"]["line"] == start + 7
     assert info["location"]["text"].endswith(f"graph_samples.py, line {start + 7}, in nested")
     assert info["value"]["text"] == "float64 4.0" and info["value"]["runs"] == 3

@@ -38,3 +38,41 @@ def test_a_structured_argument_names_its_leaves():
 
     graph = ng.function(spread).graph((np.ones(2), np.ones(2)))
     assert "params %0 (pair (leaf 1 of 2)), %1 (pair (leaf 2 of 2))" in str(graph)
+
+
+def normalized(v):
+    return v / np.linalg.norm(v)
+
+
+def assign_points(points, centers):
+    total = 0.0
+    for k in range(centers.shape[0]):
+        offsets = points - centers[k]
+        dist = np.sqrt(np.sum(offsets**2, axis=1))
+        total += dist.min()
+        unit = normalized(offsets[0])
+        a, b = unit[0], unit[1]  # a tuple target names nothing
+        total = total + a * b
+    return total
+
+
+def test_operations_carry_the_variable_their_line_assigns():
+    graph = ng.function(assign_points).graph(np.ones((5, 2)), np.zeros((3, 2)), inspect=True)
+    listing = str(graph)
+    lines = {line.split("#")[0].strip() for line in listing.splitlines()}
+    assert any(t.startswith("%") and "(offsets) = call -(" in t for t in lines)
+    assert any("(dist) = call sqrt(" in t for t in lines)
+    assert any("(total) = call +(" in t for t in lines)  # `total += ...` and `total = ...`
+    assert sum("(total) = call +(" in t for t in lines) == 2
+    assert any("(unit) = call /(" in t for t in lines)  # the helper's own line
+    assert "(a)" not in listing and "(b)" not in listing
+    # One name per line: `sqrt(np.sum(offsets ** 2))` computes its sum unnamed.
+    assert not any("(dist) = call np.sum(" in t for t in lines)
+
+    source = to_dot(graph).source
+    assert "<b>offsets = -</b>" in source
+    assert "<b>dist = sqrt</b>" in source
+    view = graph.widget()
+    ops = [info["op"] for info in view.nodes.values()]
+    assert "unit = /" in ops
+    assert sum(op.startswith("total = ") for op in ops) == 2  # what the search finds
