@@ -1,6 +1,7 @@
-"""A real JupyterLab (one per test session) and a headless Chromium page per test.
+"""A real JupyterLab and a real Jupyter Notebook 7 (each started once per test session,
+when a test needs it) and a headless Chromium page per test.
 
-JupyterLab serves a temporary copy of tests/browser/notebooks/ with this venv's
+Each server serves a temporary copy of tests/browser/notebooks/ with this venv's
 kernel and labextensions; Playwright drives Debian's /usr/bin/chromium.
 """
 
@@ -17,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from notebook_page import Notebook7Page, NotebookPage
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -41,22 +43,22 @@ def wait_until_serving(url: str, server: subprocess.Popen, log: Path) -> None:
     deadline = time.monotonic() + START_TIMEOUT_S
     while time.monotonic() < deadline:
         if server.poll() is not None:
-            pytest.fail(f"jupyter lab exited ({server.returncode}):\n{log.read_text()}")
+            pytest.fail(f"{log.stem} exited ({server.returncode}):\n{log.read_text()}")
         try:
             with urllib.request.urlopen(f"{url}/api/status", timeout=2):
                 return
         except OSError:
             time.sleep(0.2)
-    pytest.fail(f"jupyter lab did not answer in {START_TIMEOUT_S} s:\n{log.read_text()}")
+    pytest.fail(f"{log.stem} did not answer in {START_TIMEOUT_S} s:\n{log.read_text()}")
 
 
-@pytest.fixture(scope="session")
-def lab_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Base URL of a JupyterLab serving a fresh copy of the fixture notebooks."""
-    root = tmp_path_factory.mktemp("lab-root")
+def serve(app: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Run ``python -m <app>`` (jupyterlab, notebook) on a fresh copy of the fixture
+    notebooks and yield its base URL."""
+    root = tmp_path_factory.mktemp(f"{app}-root")
     for notebook in NOTEBOOKS.glob("*.ipynb"):
         shutil.copy(notebook, root)
-    state = tmp_path_factory.mktemp("lab-state")
+    state = tmp_path_factory.mktemp(f"{app}-state")
     # Settings and workspaces of the user running the tests must not leak in, and no
     # news toast may cover the notebook.
     notification = state / "settings/@jupyterlab/apputils-extension"
@@ -70,13 +72,13 @@ def lab_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "JUPYTERLAB_WORKSPACES_DIR": str(state / "workspaces"),
     }
     port = free_port()
-    log = state / "jupyter-lab.log"
+    log = state / f"{app}.log"
     with log.open("w") as out:
         server = subprocess.Popen(
             [
                 sys.executable,
                 "-m",
-                "jupyterlab",
+                app,
                 "--no-browser",
                 "--allow-root",
                 "--ServerApp.token=",
@@ -99,6 +101,29 @@ def lab_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+
+
+@pytest.fixture(scope="session")
+def lab_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Base URL of a JupyterLab serving a fresh copy of the fixture notebooks."""
+    yield from serve("jupyterlab", tmp_path_factory)
+
+
+@pytest.fixture(scope="session")
+def notebook_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Base URL of a Jupyter Notebook 7 serving a fresh copy of the fixture notebooks."""
+    yield from serve("notebook", tmp_path_factory)
+
+
+@pytest.fixture(params=["jupyterlab", "notebook"], ids=["lab", "notebook7"])
+def open_notebook(request, page):
+    """Open a fixture notebook by name in JupyterLab, then (the test's second run) in
+    Notebook 7: what a user sees must work in both."""
+    if request.param == "jupyterlab":
+        url, driver = request.getfixturevalue("lab_url"), NotebookPage
+    else:
+        url, driver = request.getfixturevalue("notebook_url"), Notebook7Page
+    return lambda name: driver(page, url, name)
 
 
 @pytest.fixture(scope="session")

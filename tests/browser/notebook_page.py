@@ -1,4 +1,5 @@
-"""Driving one notebook in a JupyterLab page, and reading its line highlights."""
+"""Driving one notebook in a JupyterLab or Notebook 7 page, and reading its line
+highlights."""
 
 from __future__ import annotations
 
@@ -20,13 +21,26 @@ cls => {
 }
 """
 
+# The toolbar's execution indicator reads "idle" before any kernel is known, so the
+# kernel's name must have replaced "No Kernel" too.
+_TOOLBAR_KERNEL_IDLE = """
+() => {
+  const toolbar = document.querySelector('.jp-NotebookPanel-toolbar');
+  const name = toolbar?.querySelector("[data-jp-item-name='kernelName']")?.textContent.trim();
+  const indicator = toolbar?.querySelector('.jp-Notebook-ExecutionIndicator');
+  return !!name && name !== 'No Kernel' && indicator?.dataset.status === 'idle';
+}
+"""
+
 
 class NotebookPage:
     """A notebook opened in JupyterLab with a running kernel."""
 
-    def __init__(self, page: Page, lab_url: str, name: str) -> None:
+    PATH = "/lab/tree/{name}?reset"  # under the server's base URL
+
+    def __init__(self, page: Page, base_url: str, name: str) -> None:
         self.page = page
-        page.goto(f"{lab_url}/lab/tree/{name}?reset")
+        page.goto(base_url + self.PATH.format(name=name))
         page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for()
         self.wait_for_idle_kernel()
 
@@ -84,3 +98,13 @@ class NotebookPage:
         except PlaywrightTimeout:
             pass
         assert self.highlighted_lines(kind) == expected
+
+
+class Notebook7Page(NotebookPage):
+    """A notebook opened in Jupyter Notebook 7: its own page around the same notebook
+    widget, with the kernel's state in the notebook's toolbar (there is no status bar)."""
+
+    PATH = "/notebooks/{name}"
+
+    def wait_for_idle_kernel(self) -> None:
+        self.page.wait_for_function(_TOOLBAR_KERNEL_IDLE)

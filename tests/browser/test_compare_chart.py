@@ -2,8 +2,6 @@
 it, also on a laptop-sized window where the area is narrower than the chart's natural
 width."""
 
-from notebook_page import NotebookPage
-
 COMPARE = 2  # cell of notebooks/compare_chart.ipynb
 
 # Each text of the chart: its content, and whether it lies inside the output area.
@@ -19,18 +17,14 @@ cell => {
 """
 
 
-def test_the_chart_is_fully_visible_in_a_narrow_window(browser, lab_url):
-    context = browser.new_context(viewport={"width": 900, "height": 800})
-    page = context.new_page()
+def test_the_chart_is_fully_visible_in_a_narrow_window(page, open_notebook):
+    page.set_viewport_size({"width": 900, "height": 800})
     page.set_default_timeout(60_000)
-    try:
-        notebook = NotebookPage(page, lab_url, "compare_chart.ipynb")
-        notebook.run_all()
-        notebook.wait_for_output(COMPARE, "graph (cpu)")
-        cell = notebook.cell(COMPARE)
-        cell.locator("svg[aria-label='median time per call'] text").first.wait_for()
-        texts = cell.evaluate(_TEXTS_INSIDE)
-        assert [t for t, _ in texts][0::2] == ["eager", "graph (cpu)"]
-        assert all(inside for _, inside in texts), texts
-    finally:
-        context.close()
+    notebook = open_notebook("compare_chart.ipynb")
+    notebook.run_all()
+    notebook.wait_for_output(COMPARE, "graph (cpu)")
+    cell = notebook.cell(COMPARE)
+    cell.locator("svg[aria-label='median time per call'] text").first.wait_for()
+    texts = cell.evaluate(_TEXTS_INSIDE)
+    assert [t for t, _ in texts][0::2] == ["eager", "graph (cpu)"]
+    assert all(inside for _, inside in texts), texts

@@ -1,4 +1,5 @@
-"""The line that raised an error is highlighted in the cell that holds it."""
+"""The line that raised an error is highlighted in the cell that holds it (a graph
+function's also in Notebook 7)."""
 
 from notebook_page import NotebookPage
 
@@ -21,9 +22,11 @@ def test_error_line_is_highlighted_in_the_defining_cell(page, lab_url):
     notebook.expect_highlights("error", [])
 
 
-def test_graph_function_error_highlights_the_failing_helper_line(page, lab_url):
-    notebook = NotebookPage(page, lab_url, "graph_error_line.ipynb")
+def test_graph_function_error_highlights_the_failing_helper_line(open_notebook):
+    notebook = open_notebook("graph_error_line.ipynb")
     notebook.run_all()
     notebook.wait_for_output(1, "IndexError")
+    traceback = notebook.cell(1).locator(".jp-OutputArea-output").inner_text()
+    assert "in helper" in traceback and "in graph 'total'" in traceback  # mapped
     # The compiled graph of `total` fails in `helper`, line 7 of cell 0.
     notebook.expect_highlights("error", [(0, 7)])

@@ -1,17 +1,15 @@
-"""The graph widget in JupyterLab: fold and unfold a loop, select a node, see its
+"""The graph widget in JupyterLab and Notebook 7: fold and unfold a loop, select a node, see its
 details, its line in the cell and ``widget.selected`` in the kernel; search; a layout
 made in the browser; the nodes holding a NaN found by searching "nan"."""
 
 import re
 
-from notebook_page import NotebookPage
-
 DEFINE, VIEW, BROWSER_LAYOUT, NAN = 1, 2, 3, 4  # cells of notebooks/graph_widget.ipynb
 IF_LINE = 8  # `if n % 2 == 0:` in the DEFINE cell
 
 
-def test_graph_widget(page, lab_url, tmp_path):
-    notebook = NotebookPage(page, lab_url, "graph_widget.ipynb")
+def test_graph_widget(page, open_notebook, tmp_path):
+    notebook = open_notebook("graph_widget.ipynb")
     notebook.run_all()
     view = notebook.cell(VIEW)
     loop_title = view.locator("g.cluster > text", has_text="while")

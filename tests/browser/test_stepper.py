@@ -1,5 +1,6 @@
-"""A ``%%step`` cell's stepper in JupyterLab: stepping happens in the browser, the
-step's line is highlighted in the cell that holds it, the variables show their values."""
+"""A ``%%step`` cell's stepper in JupyterLab and Notebook 7: stepping happens in the
+browser, the step's line is highlighted in the cell that holds it, the variables show
+their values."""
 
 import json
 from pathlib import Path
@@ -22,8 +23,8 @@ def variable(stepper, name):
     )
 
 
-def test_step_through_a_cell(page, lab_url, tmp_path):
-    notebook = NotebookPage(page, lab_url, "stepper.ipynb")
+def test_step_through_a_cell(page, open_notebook, tmp_path):
+    notebook = open_notebook("stepper.ipynb")
     notebook.run_all()
     stepper = notebook.cell(STEP).locator(".nbgraph-stepper")
     position = stepper.locator(".nbgraph-stepper-position")
