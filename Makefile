@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: lab test lint setup clean bench fuzz
+.PHONY: lab test lint setup clean bench fuzz docs
 
 setup: $(STAMP)
 
@@ -30,7 +30,7 @@ $(STAMP): pyproject.toml labextension/package.json
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	rm -rf $(LABEXT_DIR) nbgraph/labextension/install.json
-	$(PY) -m pip install -q -e ".[test,lab,cuda,dask]"
+	$(PY) -m pip install -q -e ".[test,lab,cuda,dask,docs]"
 	$(link_labextension)
 	$(VENV)/bin/jupyter labextension list 2>&1 | grep -q "nbgraph-labextension.*enabled"
 	$(PY) -m nbgraph.backend.numba_cpu.warmup
@@ -41,6 +41,11 @@ test: $(STAMP)
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -q -n auto --dist loadfile
+
+# The documentation site (docs/, settings in docs/conf.py) into docs/_build/html, warnings
+# as errors. The notebooks and the error catalogue run while it builds (a few minutes).
+docs: $(STAMP)
+	$(PY) -m sphinx -W --keep-going -E -j auto -b html docs docs/_build/html
 
 # Random programs, eager against graph mode; failing ones go to tests/fuzz/regressions/.
 fuzz: $(STAMP)

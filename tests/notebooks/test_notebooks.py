@@ -98,10 +98,11 @@ def test_tour_dask_section_runs_on_a_local_cluster():
     assert "on Dask: median" in text and "2 workers" in text
 
 
-def test_tour_debugging_section():
+def test_debugging_notebook():
     """The NaN found at its line, the retrace explained, where graph and eager part, the
     gradient checked, and the function run as Python with the graphs switched off."""
-    cells = [c for c in execute(NOTEBOOKS_DIR / "tour.ipynb").cells if c.cell_type == "code"]
+    notebook = execute(NOTEBOOKS_DIR / "debugging.ipynb")
+    cells = [c for c in notebook.cells if c.cell_type == "code"]
     (nan,) = [c for c in cells if "normalize_rows(rows)" in c.source and "rows[1]" in c.source]
     (error,) = shown_outputs(nan)
     assert error.ename == "FloatingPointError" and "made 2 NaN of 6 values" in error.evalue
