@@ -21,7 +21,9 @@ from .containers import structure
 from .traced import Traced, note_write, wrap
 from .tracing import RegionBuilder
 
-Writes = dict[Traced, Node]  # outer array handle -> its node before the statement
+# id(outer array handle) -> (the handle, its node before the statement); keyed by identity
+# because a traced value has no hash (its value is not known while tracing).
+Writes = dict[int, tuple[Traced, Node]]
 
 
 def inherit_arguments(handles: Sequence[Any], values: Sequence[Any]) -> None:
@@ -61,14 +63,14 @@ def standing_in(args: list[Any], arrays: dict[int, Traced]) -> Iterator[None]:
 def take_writes(builder: RegionBuilder, own: Sequence[Any], outputs: list[Any]) -> Writes:
     """The outer arrays the region wrote (not its own handles ``own``), each put back to
     its value before the region; outputs naming one hold its value at the region's end.
-    Returns handle -> final node."""
+    Returns each handle with its final node."""
     noted: Writes = builder.__dict__.pop("outer_writes", {})
     own_ids = {id(v) for v in own}
     finals: Writes = {}
-    for handle, before in noted.items():
-        if id(handle) in own_ids:
+    for key, (handle, before) in noted.items():
+        if key in own_ids:
             continue
-        finals[handle] = handle.node
+        finals[key] = (handle, handle.node)
         for k, out in enumerate(outputs):
             if out is handle:
                 outputs[k] = Traced(handle.node)
@@ -80,8 +82,10 @@ def merge_branches(then: Writes, other: Writes) -> list[tuple[Traced, Node, Node
     """(array, value after the then branch, value after the else branch) per outer
     array either branch wrote."""
     out = []
-    for handle in dict.fromkeys([*then, *other]):
-        a, b = then.get(handle, handle.node), other.get(handle, handle.node)
+    for key in dict.fromkeys([*then, *other]):
+        handle = (then.get(key) or other[key])[0]
+        a = then[key][1] if key in then else handle.node
+        b = other[key][1] if key in other else handle.node
         if a.type != b.type:
             raise StagingError(
                 f"an array written in one branch of this if changes type ({a.type} / {b.type})",
@@ -111,7 +115,7 @@ def check_loop_body(builder: RegionBuilder, own: Sequence[Any], outputs: list[An
     """Raise CarryArrays if the body just traced wrote arrays from outside the loop."""
     finals = take_writes(builder, own, outputs)
     if finals:
-        raise CarryArrays(list(finals))
+        raise CarryArrays([handle for handle, _ in finals.values()])
 
 
 def with_outer_arrays(

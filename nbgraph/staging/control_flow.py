@@ -26,6 +26,7 @@ from ..graph.types import PYTHON, SCALAR, TOKEN, ListType, TensorType, TupleType
 from ..source.locations import Loc
 from ..source.origins import generated_names, user_location
 from .aliases import (
+    Writes,
     check_loop_body,
     entering_arrays,
     inherit_arguments,
@@ -221,7 +222,7 @@ class _Branch:
         builder: RegionBuilder,
         kept: list[bool],
         outputs: list[Any],
-        writes: dict[Traced, Node],
+        writes: Writes,
     ) -> None:
         self.builder = builder
         self.kept = kept  # per variable: whether it names the array it named before
@@ -230,7 +231,7 @@ class _Branch:
 
 
 def _wrote(branch: _Branch, array: Any) -> bool:
-    return any(handle is array for handle in branch.writes)
+    return id(array) in branch.writes
 
 
 def _trace_branch(fn: Callable, init: State, description: str) -> _Branch:

@@ -230,7 +230,20 @@ class Traced:
     def __repr__(self) -> str:
         return f"<traced {self.type.describe()}>"
 
-    __hash__ = object.__hash__
+    def __hash__(self) -> int:
+        """A graph value has no hash: eagerly an array has none either, and a scalar's
+        hash depends on its value, which is not known while tracing (as a dict key or a
+        set item it would stand for itself, not for its value)."""
+        if self.type.ndim:
+            raise TypeError("unhashable type: 'numpy.ndarray'")
+        raise StagingError(
+            f"a graph value ({self.type.describe()}) is used as a dict key or a set item "
+            "here; its value is only known when the graph runs. Use a Python value known "
+            "while tracing as the key (a constant, or a static argument: "
+            "static_argnames), or call the function's .eager(...) to run it as plain "
+            "Python",
+            user_location(),
+        )
 
     # --- operators ---------------------------------------------------------------
     __add__, __radd__ = _binary(operator.add)
@@ -823,4 +836,5 @@ def note_write(handle: Traced) -> None:
         return
     builder = current()
     if builder.owner_of(handle.node) is not builder:
-        builder.__dict__.setdefault("outer_writes", {}).setdefault(handle, handle.node)
+        noted = builder.__dict__.setdefault("outer_writes", {})  # aliases.Writes
+        noted.setdefault(id(handle), (handle, handle.node))
