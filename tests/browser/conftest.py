@@ -146,6 +146,8 @@ def page(browser):
     """A fresh browser page (its own context: no state shared between tests)."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
-    page.set_default_timeout(30_000)
+    # Waits end as soon as the awaited thing shows; the limit only has to cover a
+    # kernel's first import and Numba compile on a busy two-core test machine.
+    page.set_default_timeout(90_000)
     yield page
     context.close()

@@ -77,7 +77,16 @@ class NotebookPage:
         self.page.keyboard.insert_text(text)
 
     def wait_for_output(self, index: int, text: str) -> None:
-        self.cell(index).locator(".jp-OutputArea-output", has_text=text).wait_for()
+        try:
+            self.cell(index).locator(".jp-OutputArea-output", has_text=text).wait_for()
+        except PlaywrightTimeout:
+            cell = self.cell(index)
+            prompt = cell.locator(".jp-InputPrompt").inner_text()
+            outputs = cell.locator(".jp-OutputArea").inner_text()
+            raise AssertionError(
+                f"cell {index} never showed {text!r}; its prompt reads {prompt!r} "
+                f"and its output {outputs!r}"
+            ) from None
 
     def highlighted_lines(self, kind: str) -> list[tuple[int, int]]:
         found = self.page.evaluate(_FIND_LINES, f"nbgraph-line-{kind}")

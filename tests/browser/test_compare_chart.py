@@ -19,7 +19,6 @@ cell => {
 
 def test_the_chart_is_fully_visible_in_a_narrow_window(page, open_notebook):
     page.set_viewport_size({"width": 900, "height": 800})
-    page.set_default_timeout(60_000)
     notebook = open_notebook("compare_chart.ipynb")
     notebook.run_all()
     notebook.wait_for_output(COMPARE, "graph (cpu)")
