@@ -16,6 +16,7 @@ from typing import Any
 
 from ..errors.exceptions import GraphModeError, StagingError
 from ..graph.ir import Node, Op, Region
+from ..graph.passes.dce import first_observable, never_raises
 from ..graph.types import TOKEN, GraphType
 from ..source.locations import Loc
 from ..source.origins import user_location
@@ -52,13 +53,22 @@ class RegionBuilder:
         return None
 
 
+@dataclasses.dataclass(eq=False)
+class _FinallyTry:
+    """A try statement with a finally clause (and no except clause) being traced."""
+
+    key: str  # names it in its function
+    builder: RegionBuilder | None  # the region it is in
+    exits: bool  # its finally clause may return, break or continue
+
+
 class _State(threading.local):
     def __init__(self) -> None:
         self.builder: RegionBuilder | None = None
         self.try_lines: list[int] = []  # lines of the try statements being traced
         self.try_regions: list[RegionBuilder | None] = []  # the region each try is in
-        # (key, region, exits) of each try statement with a finally clause being traced
-        self.finally_blocks: list[tuple[str, RegionBuilder | None, bool]] = []
+        # each try statement with a finally clause whose body is being traced
+        self.finally_blocks: list[_FinallyTry] = []
         self.unrolled: list[tuple[int, int]] = []  # (line, iteration) of unrolled loops
         self.location: Loc | None = None  # where new nodes come from, if not the caller
         # The lists, dicts and sets the traced function was given, and copies of them on
@@ -161,20 +171,40 @@ def finally_block(key: str, exits: bool) -> Iterator[None]:
     continue): a raise there is raised while tracing, so that the finally clause's
     statements are traced before it (see ``statements.raise_stmt``), unless it is staged
     in a graph branch or loop (see ``stages_raise``)."""
-    _state.try_regions.append(_state.builder)
-    _state.finally_blocks.append((key, _state.builder, exits))
+    builder = _state.builder
+    start = len(builder.region.nodes) if builder else 0
+    _state.try_regions.append(builder)
+    _state.finally_blocks.append(_FinallyTry(key, builder, exits))
     try:
         yield
     finally:
         _state.try_regions.pop()
         _state.finally_blocks.pop()
+    if exits and builder:
+        _refuse_dropped_failure(builder.region.nodes[start:])
 
 
-def _left_finally_blocks(key: str) -> list[tuple[str, RegionBuilder | None, bool]]:
+def _refuse_dropped_failure(body: list[Node]) -> None:
+    """A return, break or continue in the finally clause drops an error of the try
+    body, but an operation failing when the graph runs ends the run: refuse one (a raise
+    staged there is refused by ``statements.raise_stmt``)."""
+    failing = first_observable(body, never_raises)
+    if failing is not None:
+        raise StagingError(
+            f"this operation ({failing.label()}) may fail when the graph runs, inside a "
+            "try statement whose finally clause may return, break or continue, which "
+            "would drop the error; graph mode cannot drop an error. Move the operation "
+            "out of the try body, or that return, break or continue out of the finally "
+            "clause (after the try statement), or call the function's .eager(...)",
+            failing.loc,
+        )
+
+
+def _left_finally_blocks(key: str) -> list[_FinallyTry]:
     """The try statements with a finally clause being traced, from the innermost to the
     one named ``key``."""
     blocks = _state.finally_blocks
-    last = max(i for i, (k, _, _) in enumerate(blocks) if k == key)
+    last = max(i for i, block in enumerate(blocks) if block.key == key)
     return blocks[last:][::-1]
 
 
@@ -183,13 +213,13 @@ def stages_raise(key: str) -> bool:
     being traced), is staged in a graph branch or loop of that body: the graph then
     raises it when it runs, so the finally clauses it leaves are traced before it, in
     the branch (the converter puts copies of them there), rather than after it."""
-    return _left_finally_blocks(key)[-1][1] is not _state.builder
+    return _left_finally_blocks(key)[-1].builder is not _state.builder
 
 
 def raise_leaves_exiting_finally(key: str) -> bool:
     """Whether a raise here leaves a finally clause (up to the try statement ``key``)
     that may return, break or continue, and so drop the exception."""
-    return any(exits for _, _, exits in _left_finally_blocks(key))
+    return any(block.exits for block in _left_finally_blocks(key))
 
 
 def in_try_here() -> bool:

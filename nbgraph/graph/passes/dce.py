@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable, Iterable
 
 import numpy as np
 
@@ -33,6 +34,7 @@ _PYTHON_SAFE = frozenset(
 )
 _POWERS = frozenset({operator.pow, np.power, np.float_power})
 _LOGICAL = frozenset({operator.not_, operator.and_, operator.or_})
+_NEVER_RAISE = frozenset({runtime.print_effect, runtime.breakpoint_effect})
 _STRUCTURAL = frozenset({runtime.shape_dim, runtime.retype, runtime.make_tuple})
 
 
@@ -54,6 +56,28 @@ def may_raise(node: Node) -> bool:
     """Whether running ``node`` may print or raise, in itself or in the branches and
     loop bodies it holds (an error that always happens must come after it)."""
     return _observable(node) or any(map(may_raise, (n for r in node.regions() for n in r.nodes)))
+
+
+def first_observable(
+    nodes: Iterable[Node], ignore: Callable[[Node], bool] = lambda node: False
+) -> Node | None:
+    """The first of ``nodes``, or of the nodes in their branches and loop bodies, that
+    prints or may raise when the graph runs (skipping those ``ignore`` picks)."""
+    for node in nodes:
+        if ignore(node):
+            continue
+        if _observable(node):
+            return node
+        for region in node.regions():
+            found = first_observable(region.nodes, ignore)
+            if found is not None:
+                return found
+    return None
+
+
+def never_raises(node: Node) -> bool:
+    """A print or a breakpoint: effects that never end a run with an error."""
+    return node.op is Op.CALL and node.arg.fn in _NEVER_RAISE
 
 
 def _cannot_raise(node: Node) -> bool:
