@@ -16,6 +16,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 from notebook_page import Notebook7Page, NotebookPage
@@ -115,15 +116,26 @@ def notebook_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield from serve("notebook", tmp_path_factory)
 
 
+class Jupyter(NamedTuple):
+    """A running server and the driver for its notebook page."""
+
+    url: str
+    driver: type[NotebookPage]
+
+
 @pytest.fixture(params=["jupyterlab", "notebook"], ids=["lab", "notebook7"])
-def open_notebook(request, page):
-    """Open a fixture notebook by name in JupyterLab, then (the test's second run) in
-    Notebook 7: what a user sees must work in both."""
+def jupyter(request) -> Jupyter:
+    """JupyterLab, then (the test's second run) Notebook 7: what a user sees must work in
+    both."""
     if request.param == "jupyterlab":
-        url, driver = request.getfixturevalue("lab_url"), NotebookPage
-    else:
-        url, driver = request.getfixturevalue("notebook_url"), Notebook7Page
-    return lambda name: driver(page, url, name)
+        return Jupyter(request.getfixturevalue("lab_url"), NotebookPage)
+    return Jupyter(request.getfixturevalue("notebook_url"), Notebook7Page)
+
+
+@pytest.fixture
+def open_notebook(jupyter, page):
+    """Open a fixture notebook by name in each server ``jupyter`` gives."""
+    return lambda name: jupyter.driver(page, jupyter.url, name)
 
 
 @pytest.fixture(scope="session")

@@ -37,6 +37,7 @@ class NotebookPage:
     """A notebook opened in JupyterLab with a running kernel."""
 
     PATH = "/lab/tree/{name}?reset"  # under the server's base URL
+    HOME = "/lab"  # the application's page (it sets the server's XSRF cookie)
 
     def __init__(self, page: Page, base_url: str, name: str) -> None:
         self.page = page
@@ -114,6 +115,7 @@ class Notebook7Page(NotebookPage):
     widget, with the kernel's state in the notebook's toolbar (there is no status bar)."""
 
     PATH = "/notebooks/{name}"
+    HOME = "/tree"
 
     def wait_for_idle_kernel(self) -> None:
         self.page.wait_for_function(_TOOLBAR_KERNEL_IDLE)

@@ -1,13 +1,11 @@
-"""The line that raised an error is highlighted in the cell that holds it (a graph
-function's also in Notebook 7)."""
-
-from notebook_page import NotebookPage
+"""The line that raised an error is highlighted in the cell that holds it, in JupyterLab
+and in Notebook 7."""
 
 DEFINE_F, CALL_F = 0, 1  # cells of notebooks/error_line.ipynb
 
 
-def test_error_line_is_highlighted_in_the_defining_cell(page, lab_url):
-    notebook = NotebookPage(page, lab_url, "error_line.ipynb")
+def test_error_line_is_highlighted_in_the_defining_cell(open_notebook):
+    notebook = open_notebook("error_line.ipynb")
     notebook.run_all()
     notebook.wait_for_output(CALL_F, "ZeroDivisionError")
     # f raises in cell 1, line 3 ("return 1 // (y - y)"), though cell 2 called it.

@@ -1,4 +1,5 @@
-"""The settings editor's nbgraph options turn line highlights off and colour them."""
+"""The settings editor's nbgraph options turn line highlights off and colour them, in
+JupyterLab and in Notebook 7 (the same settings, from the same server API)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,6 @@ import json
 from collections.abc import Iterator
 
 import pytest
-from notebook_page import NotebookPage
 
 PLUGIN = "nbgraph-labextension:settings"
 DEFINE_F, CALL_F = 0, 1  # cells of notebooks/error_line.ipynb; f raises at line 3
@@ -30,42 +30,42 @@ _ERROR_LINE_SHADOW = """
 
 
 @pytest.fixture
-def save_settings(page, lab_url) -> Iterator:
+def save_settings(page, jupyter) -> Iterator:
     """Save the user's nbgraph settings as the editor does; restored after the test."""
 
     def save(settings: dict) -> None:
-        if not page.url.startswith(lab_url):  # the save needs the page's XSRF cookie
-            page.goto(f"{lab_url}/lab")
-        page.evaluate(_SAVE, [f"{lab_url}/lab/api/settings/{PLUGIN}", json.dumps(settings)])
+        if not page.url.startswith(jupyter.url):  # the save needs the page's XSRF cookie
+            page.goto(jupyter.url + jupyter.driver.HOME)
+        page.evaluate(_SAVE, [f"{jupyter.url}/lab/api/settings/{PLUGIN}", json.dumps(settings)])
 
     yield save
     save({})
 
 
-def error_line_shadow(page, lab_url) -> str:
+def error_line_shadow(page, open_notebook) -> str:
     """Open error_line.ipynb afresh, run it, and return the error line's accent."""
-    notebook = NotebookPage(page, lab_url, "error_line.ipynb")
+    notebook = open_notebook("error_line.ipynb")
     notebook.run_all()
     notebook.wait_for_output(CALL_F, "ZeroDivisionError")
     notebook.expect_highlights("error", [(DEFINE_F, 3)])
     return page.evaluate(_ERROR_LINE_SHADOW)
 
 
-def test_a_colour_set_in_the_settings_colours_the_line(page, lab_url, save_settings):
-    theme_shadow = error_line_shadow(page, lab_url)
+def test_a_colour_set_in_the_settings_colours_the_line(page, open_notebook, save_settings):
+    theme_shadow = error_line_shadow(page, open_notebook)
 
     save_settings({"error": {"enabled": True, "color": "rgb(0, 128, 0)"}})
-    assert "rgb(0, 128, 0)" in error_line_shadow(page, lab_url)
+    assert "rgb(0, 128, 0)" in error_line_shadow(page, open_notebook)
 
     # A value that is not a CSS colour leaves the theme's colour.
     save_settings({"error": {"enabled": True, "color": "not a colour"}})
-    assert error_line_shadow(page, lab_url) == theme_shadow
+    assert error_line_shadow(page, open_notebook) == theme_shadow
 
 
-def test_a_kind_turned_off_is_not_highlighted(page, lab_url, save_settings):
+def test_a_kind_turned_off_is_not_highlighted(open_notebook, save_settings):
     save_settings({"error": {"enabled": False, "color": ""}})
-    notebook = NotebookPage(page, lab_url, "error_line.ipynb")
+    notebook = open_notebook("error_line.ipynb")
     notebook.run_all()
     notebook.wait_for_output(CALL_F, "ZeroDivisionError")
-    page.wait_for_timeout(2_000)  # the highlight, were it on, shows well within this
+    notebook.page.wait_for_timeout(2_000)  # the highlight, were it on, shows well within this
     notebook.expect_highlights("error", [])

@@ -1,12 +1,11 @@
-"""Kernel-side code highlights cell lines through the `nbgraph` comm."""
-
-from notebook_page import NotebookPage
+"""Kernel-side code highlights cell lines through the `nbgraph` comm (JupyterLab and
+Notebook 7)."""
 
 DEFINE_G, HIGHLIGHT = 1, 2  # cells of notebooks/kernel_highlight.ipynb
 
 
-def test_highlight_line_from_the_kernel(page, lab_url):
-    notebook = NotebookPage(page, lab_url, "kernel_highlight.ipynb")
+def test_highlight_line_from_the_kernel(open_notebook):
+    notebook = open_notebook("kernel_highlight.ipynb")
     notebook.run_all()
     # Known cell file -> True (twice); a file that is no cell -> False.
     notebook.wait_for_output(HIGHLIGHT, "True True False")
