@@ -21,12 +21,19 @@ def assigned_variables(graph: Graph) -> dict[Node, str]:
     """Each operation whose value a line of the user's code assigns to a name, with it."""
     found: dict[Node, tuple[int, str]] = {}  # the innermost line's name wins
     for region in graph.body.walk():
+        calls = [n for n in region.nodes if n.op is Op.CALL and n.loc and not n.loc.gradient]
+        # A helper's operations also compute the line that called it; that line's run
+        # is told by the unrolled loops around it, which all its operations are in.
+        shared: dict[tuple, int] = {}
+        for node in calls:
+            for loc in node.loc.stack():
+                line = (loc.filename, loc.lineno, loc.caller)
+                shared[line] = min(shared.get(line, 1 << 30), len(node.loc.unrolled))
         last: dict[tuple, tuple[Node, int]] = {}
-        for node in region.nodes:
-            if node.op is Op.CALL and node.loc is not None and not node.loc.gradient:
-                # A helper's operations also compute the line that called it.
-                for depth, loc in enumerate(node.loc.stack()):
-                    last[(loc.filename, loc.lineno, loc.caller, loc.unrolled)] = (node, depth)
+        for node in calls:
+            for depth, loc in enumerate(node.loc.stack()):
+                line = (loc.filename, loc.lineno, loc.caller)
+                last[(*line, node.loc.unrolled[: shared[line]])] = (node, depth)
         for (filename, lineno, *_), (node, depth) in last.items():
             name = assigned_name(linecache.getline(filename, lineno))
             if name is not None and depth >= found.get(node, (-1, ""))[0]:

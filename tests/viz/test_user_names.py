@@ -4,9 +4,12 @@ matches."""
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 
 import nbgraph as ng
+from nbgraph.graph.variables import assigned_variables
 from nbgraph.viz.dot import to_dot
 
 
@@ -76,3 +79,26 @@ def test_operations_carry_the_variable_their_line_assigns():
     ops = [info["op"] for info in view.nodes.values()]
     assert "unit = /" in ops
     assert sum(op.startswith("total = ") for op in ops) == 2  # what the search finds
+
+
+def scaled_unit(v):
+    w = v * 2.0
+    return w / np.sqrt(np.sum(w * w))
+
+
+def unrolled_helper_calls(x):
+    for k in range(3):  # unrolled while tracing
+        x = scaled_unit(x * (k + 1.0))
+    return x
+
+
+def test_each_unrolled_call_of_a_helper_names_its_own_last_operation():
+    graph = ng.function(unrolled_helper_calls).graph(np.arange(1.0, 4.0))
+    named = assigned_variables(graph)
+    # `x = scaled_unit(...)`: each iteration's call ends in its `/`, which is x; the
+    # `x * (k + 1.0)` that the line computes first is not.
+    lines, first = inspect.getsourcelines(unrolled_helper_calls)
+    loop = first + next(i for i, text in enumerate(lines) if "for k" in text)
+    xs = sorted((n.label(), n.loc.unrolled) for n, name in named.items() if name == "x")
+    assert xs == [("/", ((loop, k),)) for k in (1, 2, 3)]
+    assert sum(name == "w" for name in named.values()) == 3  # the helper's own line
