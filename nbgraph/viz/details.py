@@ -14,7 +14,7 @@ from typing import Any
 from ..graph.ir import Graph, Node, Op
 from ..graph.printer import format_node, node_names, show_argument
 from ..graph.template import Hole, split
-from .dot import has_box, node_id, region_names, type_label, variable_names
+from .dot import cluster_ids, has_box, region_names, type_label, variable_names
 from .families import family, op_text
 from .folding import Nesting
 from .sources import location_text, source_lines
@@ -25,7 +25,7 @@ CONSTANT_CHARS = 120  # longest constant shown in full
 def node_details(graph: Graph, nesting: Nesting) -> dict[str, dict[str, Any]]:
     """Each node's record, keyed by its drawing id."""
     names = node_names(graph)
-    ids = {node: node_id(name) for node, name in names.items()}
+    ids = cluster_ids(graph, nesting)
     users: dict[Node, list[Node]] = defaultdict(list)
     for node in nesting.owners:
         for value in node.inputs:

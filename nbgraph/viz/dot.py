@@ -4,9 +4,11 @@ Node ids are the listing's names (``%7`` is ``n7``), so they are the same in eve
 drawing of a graph and match ``print(graph)``.  Each cond/while is a cluster
 ``cluster_n7`` holding its regions between an entry node (``n7``: the node itself,
 fed by its inputs) and an exit node (``n7_end``: fed by the regions' results, feeding
-the users of its outputs); folded, it is the single node ``n7``.  Values the view
-leaves out: projections (their edges leave the node they project from), the effect
-token's start, and loop variables nothing reads.
+the users of its outputs); folded, it is the single node ``n7``.  A helper call's nodes
+are the cluster ``cluster_g7_1`` (``b7_1`` for a gradient's backward half), named after
+its first node and how many calls deep it is; folded, the single node ``g7_1``.  Values
+the view leaves out: projections (their edges leave the node they project from), the
+effect token's start, and loop variables nothing reads.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from ..graph.printer import format_node, node_names
 from ..graph.types import PYTHON, GraphType, ListType, TensorType, TokenType
 from ..graph.variables import assigned_variables
 from .families import FAMILIES, family, op_text
-from .folding import Nesting
+from .folding import DRAWING_BUDGET, Cluster, Group, Nesting
 from .sources import location_text
 
 # Past this many visible nodes, ``dot`` places edge labels after the layout (``xlabel``)
@@ -71,6 +73,15 @@ def type_label(t: GraphType, value: ValueSummary | None = None) -> str:
     return t.describe()
 
 
+def cluster_ids(graph: Graph, nesting: Nesting) -> dict[Cluster, str]:
+    """The drawing id of every node and group of ``graph``."""
+    ids: dict[Cluster, str] = {node: node_id(name) for node, name in node_names(graph).items()}
+    for group in nesting.groups:  # a call and the calls it makes may start at one node
+        kind = "g" if group.kind == "call" else "b"
+        ids[group] = f"{kind}{ids[group.first][1:]}_{group.calls}"
+    return ids
+
+
 def has_box(node: Node, nesting: Nesting) -> bool:
     """Whether a node is drawn as a box of its own (when the clusters around it are
     open): not projections, the effect token's start, or loop variables nothing reads."""
@@ -87,20 +98,20 @@ def region_names(node: Node) -> tuple[str, ...]:
 
 def to_dot(
     graph: Graph,
-    unfolded: Collection[Node] | None = None,
+    unfolded: Collection[Cluster] | None = None,
     *,
     types: bool = True,
     values: bool = True,
 ) -> graphviz.Digraph:
     """The DOT drawing of ``graph``.
 
-    ``unfolded``: the cond/while nodes drawn as open clusters (default: all of them
-    unless the graph is large, see ``folding``).  ``types``: label edges with
+    ``unfolded``: the cond/while nodes and helper-call groups drawn as open clusters
+    (default: all of them unless the graph is large, see ``folding``).  ``types``: label edges with
     ``dtype[shape]``.  ``values``: show the value summaries of an inspected graph.
     """
     nesting = Nesting(graph)
     if unfolded is None:
-        unfolded = nesting.initial_unfolded()
+        unfolded = nesting.initial_unfolded(DRAWING_BUDGET)
     return _Drawing(graph, nesting, frozenset(unfolded), types, values).build()
 
 
@@ -122,7 +133,12 @@ class _Drawing:
     """Builds one DOT drawing: nodes in their clusters first, then all edges."""
 
     def __init__(
-        self, graph: Graph, nesting: Nesting, unfolded: frozenset[Node], types: bool, values: bool
+        self,
+        graph: Graph,
+        nesting: Nesting,
+        unfolded: frozenset[Cluster],
+        types: bool,
+        values: bool,
     ) -> None:
         self.graph = graph
         self.nesting = nesting
@@ -130,7 +146,7 @@ class _Drawing:
         self.types = types
         self.values = (graph.values or {}) if values else {}
         self.names = node_names(graph)
-        self.ids = {node: node_id(name) for node, name in self.names.items()}
+        self.ids = cluster_ids(graph, nesting)
         self.variables = variable_names(graph)
         large = nesting.visible_count(unfolded) > LARGE_GRAPH
         self.label_key = "xlabel" if large else "label"
@@ -167,7 +183,7 @@ class _Drawing:
         )
 
     def build(self) -> graphviz.Digraph:
-        self._region(self.dot, self.graph.body)
+        self._region(self.dot, self.graph.body, ())
         self.dot.node(RESULTS_ID, "return", id=RESULTS_ID, fillcolor="#f9fafb")
         for result in self.graph.body.results:
             self._edge(result, RESULTS_ID)
@@ -184,14 +200,62 @@ class _Drawing:
     def _drawn(self, node: Node) -> bool:
         return has_box(node, self.nesting)
 
-    def _region(self, parent: graphviz.Digraph, region: Region) -> None:
-        for node in (*region.params, *region.nodes):
-            if not self._drawn(node):
-                continue
-            if node.regions() and node in self.unfolded:
+    def _region(
+        self, parent: graphviz.Digraph, region: Region, around: tuple[Cluster, ...]
+    ) -> None:
+        """Draw a region's nodes (``around``: the clusters around the region)."""
+        nodes = [n for n in (*region.params, *region.nodes) if self._drawn(n)]
+        self._place(parent, nodes, len(around))
+
+    def _place(self, parent: graphviz.Digraph, nodes: list[Node], depth: int) -> None:
+        """Draw ``nodes``, which share their first ``depth`` clusters: each in the group
+        it is in below those, if any (open, or one folded node), else by itself."""
+        groups: dict[Group, list[Node]] = {}
+        for node in nodes:
+            inner = self.nesting.owners[node][depth:]
+            if inner:  # below the region's own clusters, only groups
+                groups.setdefault(inner[0], []).append(node)
+            elif node.regions() and node in self.unfolded:
                 self._cluster(parent, node)
             else:
                 parent.node(self.ids[node], **self._node_attrs(node))
+        for group, members in groups.items():
+            ident = self.ids[group]
+            if group not in self.unfolded:
+                parent.node(ident, **self._group_attrs(group))
+                continue
+            with parent.subgraph(name=f"cluster_{ident}") as box:
+                box.attr(
+                    id=f"cluster_{ident}",
+                    label=f"▾ {group.label}",
+                    style="rounded,filled",
+                    fillcolor="#f0f9ff" if group.kind == "call" else "#fff7ed",
+                    color="#7dd3fc" if group.kind == "call" else "#fdba74",
+                    fontname=FONT,
+                    fontsize="10",
+                    labeljust="l",
+                )
+                self._place(box, members, depth + 1)
+
+    def _group_attrs(self, group: Group) -> dict[str, str]:
+        """A folded group: one box naming the call and how many nodes it holds."""
+        details = f"{self.nesting.inside[group]} nodes"
+        attrs = {
+            "id": self.ids[group],
+            "shape": "box3d",
+            "style": "filled",
+            "fillcolor": "#e0f2fe" if group.kind == "call" else "#ffedd5",
+            "tooltip": f"{group.label}: {details}; double-click to unfold",
+        }
+        lines = [
+            f"<b>{_html('▸ ' + group.label)}</b>",
+            f'<font point-size="8" color="#4b5563">{details}</font>',
+        ]
+        if self._failed(group, folded=True):
+            attrs.update(color=FAILED_COLOR, penwidth="3")
+            lines.append(f'<font point-size="8" color="{FAILED_COLOR}">last error here</font>')
+        attrs["label"] = f"<{'<br/>'.join(lines)}>"
+        return attrs
 
     def _cluster(self, parent: graphviz.Digraph, node: Node) -> None:
         ident = self.ids[node]
@@ -219,7 +283,7 @@ class _Drawing:
                         color="#ddd6fe",
                         fontsize="9",
                     )
-                    self._region(box, sub)
+                    self._region(box, sub, (*self.nesting.owners[node], node))
                 self._hang(ident, sub)
                 for result in sub.results:
                     self._edge(result, end)
@@ -284,11 +348,12 @@ class _Drawing:
         attrs["label"] = f"<{'<br/>'.join(lines)}>"
         return attrs
 
-    def _failed(self, node: Node, folded: bool) -> bool:
+    def _failed(self, shown: Cluster, folded: bool) -> bool:
+        """Whether the last error happened in ``shown`` (or inside it, folded)."""
         failed = self.graph.failed_node
         if failed is None:
             return False
-        return failed is node or (folded and node in self.nesting.owners.get(failed, ()))
+        return failed is shown or (folded and shown in self.nesting.owners.get(failed, ()))
 
     def _tooltip(self, node: Node) -> str:
         text = format_node(node, self.names.__getitem__)

@@ -22,7 +22,7 @@ from ..graph.ir import Graph, Node
 from ..graph.printer import node_names
 from ..kernel import frontend
 from .details import node_details, node_sources
-from .dot import NO_DOT, LayoutUnavailable, has_dot, layout_svg, node_id, to_dot
+from .dot import NO_DOT, LayoutUnavailable, cluster_ids, has_dot, layout_svg, node_id, to_dot
 from .families import FAMILIES
 from .folding import VISIBLE_BUDGET, Nesting
 
@@ -53,6 +53,7 @@ class GraphWidget(anywidget.AnyWidget):
     nodes = traitlets.Dict().tag(sync=True)  # drawing id -> details (see details.py)
     sources = traitlets.Dict().tag(sync=True)  # filename -> {line: text}
     families = traitlets.Dict().tag(sync=True)  # family -> [color, legend text]
+    groups = traitlets.Dict().tag(sync=True)  # helper-call cluster id -> {label, size}
     unfolded = traitlets.List(traitlets.Unicode()).tag(sync=True)  # ids of open clusters
     show_types = traitlets.Bool(True).tag(sync=True)
     show_values = traitlets.Bool(False).tag(sync=True)
@@ -72,13 +73,15 @@ class GraphWidget(anywidget.AnyWidget):
         self.graph = graph
         nesting = Nesting(graph)
         self._by_id = {node_id(name): node for node, name in node_names(graph).items()}
-        ids = {node: ident for ident, node in self._by_id.items()}
+        ids = cluster_ids(graph, nesting)
+        self._clusters = {ids[c]: c for c in nesting.clusters}
         kernel = engine == "kernel" or (engine is None and has_dot())
         super().__init__(
             title=f"graph {graph.name}",
             engine="kernel" if kernel else "browser",
             layout_help="" if kernel or engine == "browser" else NO_DOT,
             nodes=node_details(graph, nesting),
+            groups={ids[g]: {"label": g.label, "size": nesting.inside[g]} for g in nesting.groups},
             sources=node_sources(graph),
             families={name: list(style) for name, style in FAMILIES.items()},
             unfolded=[ids[c] for c in nesting.initial_unfolded(budget)],
@@ -102,9 +105,7 @@ class GraphWidget(anywidget.AnyWidget):
 
     def _draw(self, change: Any = None) -> None:
         """Draw the unfolded part again (lay it out, when the kernel does)."""
-        unfolded = frozenset(
-            self._by_id[i] for i in self.unfolded if i in self._by_id and self._by_id[i].regions()
-        )
+        unfolded = frozenset(self._clusters[i] for i in self.unfolded if i in self._clusters)
         drawing = to_dot(self.graph, unfolded, types=self.show_types, values=self.show_values)
         if self.engine == "browser":
             self.dot = drawing.source

@@ -1,10 +1,11 @@
 """The graph widget in JupyterLab and Notebook 7: fold and unfold a loop, select a node, see its
 details, its line in the cell and ``widget.selected`` in the kernel; search; a layout
-made in the browser; the nodes holding a NaN found by searching "nan"."""
+made in the browser; the nodes holding a NaN found by searching "nan"; helper calls
+folded into one box each, unfolded and refitted to the width."""
 
 import re
 
-DEFINE, VIEW, BROWSER_LAYOUT, NAN = 1, 2, 3, 4  # cells of notebooks/graph_widget.ipynb
+DEFINE, VIEW, BROWSER_LAYOUT, NAN, HELPERS = 1, 2, 3, 4, 5  # of notebooks/graph_widget.ipynb
 IF_LINE = 8  # `if n % 2 == 0:` in the DEFINE cell
 
 
@@ -59,3 +60,43 @@ def test_graph_widget(page, open_notebook, tmp_path):
     panel.locator("h4", has_text="/").wait_for()
     assert "2 NaN" in panel.inner_text()
     nan.screenshot(path=tmp_path / "nan_search.png")
+
+
+# The drawing's width on the page against the width it has to fit in.
+_WIDTHS = """
+cell => {
+  const svg = cell.querySelector('.nbgraph-graph-canvas svg');
+  const canvas = cell.querySelector('.nbgraph-graph-canvas');
+  return [parseFloat(svg.getAttribute('width')), canvas.clientWidth];
+}
+"""
+
+
+def test_helper_calls_fold_into_one_box_each(open_notebook, tmp_path):
+    notebook = open_notebook("graph_widget.ipynb")
+    notebook.run_all()
+    view = notebook.cell(HELPERS)
+    calls = view.locator("g.node", has_text="▸ standardize(…)")
+    calls.first.wait_for()  # eight calls of 9 nodes: the view starts folded
+    assert calls.count() == 8
+    assert view.locator("g.cluster").count() == 0
+
+    calls.first.click()  # a folded call: what it is, and a button to unfold it
+    panel = view.locator(".nbgraph-graph-panel")
+    panel.locator("h4", has_text="standardize(…) · line ").wait_for()
+    assert "9 nodes" in panel.inner_text()
+    panel.get_by_role("button", name="Unfold").click()
+    title = view.locator("g.cluster > text", has_text="▾ standardize(…)")
+    title.wait_for()
+    assert calls.count() == 7
+    view.locator("g.node", has_text="▸ normalize(…)").wait_for()  # the call inside it
+
+    view.get_by_role("button", name="Unfold all").click()
+    view.locator("g.cluster > text", has_text="▾ normalize(…)").nth(7).wait_for()
+    drawn, room = view.evaluate(_WIDTHS)
+    assert drawn <= room  # refitted to the width after unfolding
+    view.screenshot(path=tmp_path / "helper_calls.png")
+
+    title.first.click()  # fold one call again from its title
+    view.locator("g.node", has_text="▸ standardize(…)").first.wait_for()
+    assert view.locator("g.cluster > text", has_text="▾ standardize(…)").count() == 7

@@ -14,7 +14,7 @@ from nbgraph.graph.ir import Op
 from nbgraph.graph.printer import node_names
 from nbgraph.viz import LayoutUnavailable, to_dot, to_svg
 from nbgraph.viz.dot import FAILED_COLOR, PYTHON_COLOR
-from nbgraph.viz.folding import Nesting
+from nbgraph.viz.folding import DRAWING_BUDGET, Nesting
 
 
 def nested_graph():
@@ -118,7 +118,7 @@ def test_large_graphs_start_folded_below_a_depth():
     outer, inner = graph.find(Op.WHILE)
     (cond,) = graph.find(Op.COND)
     nesting = Nesting(graph)
-    assert nesting.initial_unfolded() == {outer, cond, inner}  # small: all open
+    assert nesting.initial_unfolded(DRAWING_BUDGET) == {outer, cond, inner}  # small: all open
     top = sum(1 for owners in nesting.owners.values() if not owners)
     first = top + nesting.direct[outer]
     assert nesting.initial_unfolded(budget=first) == {outer}

@@ -10,6 +10,7 @@ import nbgraph as ng
 from nbgraph.graph.ir import Op
 from nbgraph.graph.printer import node_names
 from nbgraph.viz import GraphWidget
+from nbgraph.viz.folding import DRAWING_BUDGET
 from nbgraph.viz.graph_widget import BROWSER_GRAPHVIZ
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -25,7 +26,7 @@ def ident(graph, node):
 
 def test_folding_lays_out_the_visible_part_again():
     graph = nested_graph()
-    widget = GraphWidget(graph)
+    widget = GraphWidget(graph, budget=DRAWING_BUDGET)  # small enough to open whole
     controls = [ident(graph, n) for n in graph.all_nodes() if n.regions()]
     assert widget.engine == "kernel" and sorted(widget.unfolded) == sorted(controls)
     opened = widget.svg

@@ -2,11 +2,15 @@
 //
 // The kernel sends the laid-out SVG (or, without Graphviz in the kernel, the DOT
 // source, laid out here by Graphviz compiled to WebAssembly). This module draws it,
-// folds and unfolds cond/while clusters (the kernel lays out the new view), searches
-// nodes by name, op or line, and shows the clicked node's details; the selection is
-// the model's `selected` (the node's listing name, "%7"), shared with Python.
+// folds and unfolds clusters (loops, branches, helper calls; the kernel lays out the
+// new view, refitted to the width), searches nodes by name, op or line, and shows the
+// clicked node's details; the selection is the model's `selected` (the node's listing
+// name, "%7"), shared with Python.
 
 const WASM_TIMEOUT_MS = 30000;
+// A foldable cluster's id: a cond/while (n7), a helper call (g7_1: its first node, how
+// many calls deep), a gradient's backward half (b7_1).
+const CLUSTER = /^cluster_(n\d+|[gb]\d+_\d+)$/;
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -97,8 +101,8 @@ function render({ model, el: host }) {
   const found = el("span", "nbgraph-graph-found");
   const types = checkbox("types", "Label edges with dtype[shape]");
   const values = checkbox("values", "Show the values of the inspected run");
-  const foldAll = button("Fold all", "Fold every cond/while cluster");
-  const unfoldAll = button("Unfold all", "Unfold every cond/while cluster");
+  const foldAll = button("Fold all", "Fold every cluster (loops, branches, helper calls)");
+  const unfoldAll = button("Unfold all", "Unfold every cluster");
   const zoomOut = button("−", "Zoom out");
   const zoomFit = button("Fit", "Fit the width");
   const zoomIn = button("+", "Zoom in");
@@ -119,8 +123,10 @@ function render({ model, el: host }) {
   let matchIndex = -1;
   let drawing = 0; // the newest draw; older (slower) browser layouts are dropped
   let scrollTo = null; // a node to bring into view once the next layout arrives
+  let drawnFolds = null; // the open clusters of the drawing shown: refit when they change
 
   const nodes = () => model.get("nodes");
+  const groups = () => model.get("groups");
   const idOf = (name) => (name ? `n${name.slice(1)}` : "");
   const selectedId = () => idOf(model.get("selected"));
   const unfolded = () => new Set(model.get("unfolded"));
@@ -155,11 +161,12 @@ function render({ model, el: host }) {
     svg.setAttribute("height", `${height * scale}px`);
   }
 
-  function fit() {
+  // Fit the width: up to 1.5x when asked, never above 1x after a fold or unfold.
+  function fit(largest = 1.5) {
     const svg = canvas.querySelector("svg");
     if (!svg) return;
     const width = Number(svg.getAttribute("viewBox").split(/\s+/)[2]);
-    scale = Math.min(1.5, Math.max(0.1, (canvas.clientWidth - 16) / width));
+    scale = Math.min(largest, Math.max(0.1, (canvas.clientWidth - 16) / width));
     applyScale();
   }
 
@@ -171,7 +178,7 @@ function render({ model, el: host }) {
       g.classList.toggle("nbgraph-graph-match", matched.has(g.id));
     }
     for (const text of canvas.querySelectorAll("g.cluster > text")) {
-      if (/^cluster_n\d+$/.test(text.parentNode.id)) {
+      if (CLUSTER.test(text.parentNode.id)) {
         text.classList.add("nbgraph-graph-fold");
       }
     }
@@ -204,6 +211,11 @@ function render({ model, el: host }) {
     }
     const start = text.indexOf("<svg");
     canvas.innerHTML = start >= 0 ? text.slice(start) : "";
+    const folds = [...unfolded()].sort().join(" ");
+    if (folds !== drawnFolds) {
+      drawnFolds = folds;
+      fit(1);
+    }
     applyScale();
     decorate();
     if (scrollTo) {
@@ -330,6 +342,15 @@ function render({ model, el: host }) {
     }
   }
 
+  // A folded helper call: what it is, and a button to unfold it.
+  function showGroup(id) {
+    const group = groups()[id];
+    panel.replaceChildren(el("h4", "", group.label));
+    const toggle = button("Unfold", "Unfold this cluster");
+    toggle.addEventListener("click", () => toggleFold(id));
+    row(`${group.size} nodes`, toggle);
+  }
+
   function showLegend() {
     legend.replaceChildren();
     for (const [, [color, text]] of Object.entries(model.get("families"))) {
@@ -362,18 +383,22 @@ function render({ model, el: host }) {
 
   canvas.addEventListener("click", (event) => {
     const text = event.target.closest("g.cluster > text");
-    const cluster = text && /^cluster_(n\d+)$/.exec(text.parentNode.id);
+    const cluster = text && CLUSTER.exec(text.parentNode.id);
     if (cluster) {
       toggleFold(cluster[1]);
       return;
     }
     const g = event.target.closest("g.node");
+    if (g && groups()[g.id]) {
+      showGroup(g.id);
+      return;
+    }
     if (g && nodes()[g.id.replace(/_end$/, "")]) select(g.id.replace(/_end$/, ""));
   });
   canvas.addEventListener("dblclick", (event) => {
     const g = event.target.closest("g.node");
     const id = g && g.id.replace(/_end$/, "");
-    if (id && nodes()[id] && nodes()[id].regions.length) toggleFold(id);
+    if (id && ((nodes()[id] && nodes()[id].regions.length) || groups()[id])) toggleFold(id);
   });
   canvas.addEventListener("keydown", (event) => {
     if (event.key === "Escape") select("");
@@ -394,8 +419,9 @@ function render({ model, el: host }) {
     model.save_changes();
   });
   foldAll.addEventListener("click", () => setUnfolded([]));
-  unfoldAll.addEventListener("click", () => setUnfolded(
-    Object.keys(nodes()).filter((id) => nodes()[id].regions.length)));
+  unfoldAll.addEventListener("click", () => setUnfolded([
+    ...Object.keys(nodes()).filter((id) => nodes()[id].regions.length),
+    ...Object.keys(groups())]));
   zoomIn.addEventListener("click", () => { scale *= 1.25; applyScale(); });
   zoomOut.addEventListener("click", () => { scale /= 1.25; applyScale(); });
   zoomFit.addEventListener("click", fit);
