@@ -86,16 +86,20 @@ class Specialization:
 
     def annotated_graph(self) -> Graph:
         """The graph with what is known beside it: the nodes the program runs in
-        Python, its copies inside loops, and the last failure (one copy while these
-        stay the same)."""
+        Python, its copies inside loops, its fused groups, and the last failure (one
+        copy while these stay the same)."""
         notes = (
             self.failed_node,
             tuple(self.program.python_nodes.items()),
             tuple(self.program.copies.items()),
+            tuple(map(tuple, self.program.fused)),
         )
         if self._shown is None or self._shown[0] != notes:
             shown = self.graph.annotated(
-                failed_node=notes[0], python_nodes=dict(notes[1]), copies=dict(notes[2])
+                failed_node=notes[0],
+                python_nodes=dict(notes[1]),
+                copies=dict(notes[2]),
+                fused=notes[3],
             )
             self._shown = (notes, shown)
         return self._shown[1]

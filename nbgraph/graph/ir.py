@@ -91,10 +91,10 @@ class Region:
 class Graph:
     """A traced function: its top region plus how to map Python arguments to params.
 
-    The last four fields are annotations for showing a graph.  A traced graph is cached
-    and shared by later calls, so they stay empty on it: what a backend or a run learns
-    is kept beside the graph (by its specialization and program) and attached to a copy,
-    ``annotated(...)``, when the graph is asked for.
+    ``failed_node`` and the fields after ``flavors`` are annotations for showing a graph.
+    A traced graph is cached and shared by later calls, so they stay empty on it: what a
+    backend or a run learns is kept beside the graph (by its specialization and program)
+    and attached to a copy, ``annotated(...)``, when the graph is asked for.
     """
 
     name: str
@@ -114,6 +114,8 @@ class Graph:
     python_nodes: dict[Node, str] = field(default_factory=dict, repr=False, compare=False)
     # Updates the compiled backend makes by copying a whole array inside a loop, and why.
     copies: dict[Node, str] = field(default_factory=dict, repr=False, compare=False)
+    # The operations the backend computes in one pass over the elements, group by group.
+    fused: tuple[tuple[Node, ...], ...] = field(default=(), repr=False, compare=False)
     # Each node's value in one run, when asked for (``f.graph(..., inspect=True)``).
     values: dict[Node, Any] | None = field(default=None, repr=False, compare=False)
 

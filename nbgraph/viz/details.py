@@ -14,7 +14,7 @@ from typing import Any
 from ..graph.ir import Graph, Node, Op
 from ..graph.printer import format_node, node_names, show_argument
 from ..graph.template import Hole, split
-from .dot import cluster_ids, has_box, region_names, type_label, variable_names
+from .dot import cluster_ids, fused_groups, has_box, region_names, type_label, variable_names
 from .families import family, op_text
 from .folding import Nesting
 from .sources import location_text, source_lines
@@ -32,6 +32,7 @@ def node_details(graph: Graph, nesting: Nesting) -> dict[str, dict[str, Any]]:
             users[value].append(node)
     values = graph.values or {}
     variables = variable_names(graph)
+    fused = fused_groups(graph)
 
     def op(node: Node) -> str:
         return variables.get(node) or op_text(node)
@@ -76,6 +77,12 @@ def node_details(graph: Graph, nesting: Nesting) -> dict[str, dict[str, Any]]:
             },
             "python": graph.python_nodes.get(node),
             "copy": graph.copies.get(node),
+            "fused": None
+            if node not in fused
+            else {
+                "pass": fused[node] + 1,
+                "with": [ref(m) for m in graph.fused[fused[node]] if m is not node],
+            },
             "failed": graph.failed_node is node,
             "value": values[node].to_json() if node in values else None,
         }

@@ -36,6 +36,8 @@ LARGE_GRAPH = 300
 FONT = "Helvetica,Arial,sans-serif"
 FAILED_COLOR = "#dc2626"
 PYTHON_COLOR = "#d97706"
+# Outlines of the backend's fused groups (one pass over the elements each), in turn.
+FUSED_COLORS = ("#0891b2", "#7c3aed", "#db2777", "#65a30d", "#2563eb", "#ea580c")
 RESULTS_ID = "results"
 
 NO_DOT = (
@@ -102,17 +104,19 @@ def to_dot(
     *,
     types: bool = True,
     values: bool = True,
+    fusion: bool = False,
 ) -> graphviz.Digraph:
     """The DOT drawing of ``graph``.
 
     ``unfolded``: the cond/while nodes and helper-call groups drawn as open clusters
     (default: all of them unless the graph is large, see ``folding``).  ``types``: label edges with
     ``dtype[shape]``.  ``values``: show the value summaries of an inspected graph.
+    ``fusion``: outline each group of operations the backend fused, a colour per group.
     """
     nesting = Nesting(graph)
     if unfolded is None:
         unfolded = nesting.initial_unfolded(DRAWING_BUDGET)
-    return _Drawing(graph, nesting, frozenset(unfolded), types, values).build()
+    return _Drawing(graph, nesting, frozenset(unfolded), types, values, fusion).build()
 
 
 def to_svg(graph: Graph, **options: Any) -> str:
@@ -139,12 +143,14 @@ class _Drawing:
         unfolded: frozenset[Cluster],
         types: bool,
         values: bool,
+        fusion: bool,
     ) -> None:
         self.graph = graph
         self.nesting = nesting
         self.unfolded = unfolded
         self.types = types
         self.values = (graph.values or {}) if values else {}
+        self.fused = fused_groups(graph) if fusion else {}
         self.names = node_names(graph)
         self.ids = cluster_ids(graph, nesting)
         self.variables = variable_names(graph)
@@ -339,6 +345,12 @@ class _Drawing:
         elif node in self.graph.copies:
             attrs.update(color=PYTHON_COLOR, penwidth="2", style="rounded,filled,dashed")
             lines.append(f'<font point-size="8" color="{PYTHON_COLOR}">copies in a loop</font>')
+        if node in self.fused:
+            color = FUSED_COLORS[self.fused[node] % len(FUSED_COLORS)]
+            attrs.update(color=color, penwidth="2.5")
+            lines.append(
+                f'<font point-size="8" color="{color}">fused pass {self.fused[node] + 1}</font>'
+            )
         if self._failed(node, folded):
             attrs.update(color=FAILED_COLOR, penwidth="3")
             lines.append(f'<font point-size="8" color="{FAILED_COLOR}">last error here</font>')
@@ -383,6 +395,11 @@ class _Drawing:
         else:
             attrs = {}
         self.edges[(tail, head)] = attrs
+
+
+def fused_groups(graph: Graph) -> dict[Node, int]:
+    """The index of the fused group each fused operation of ``graph`` is in."""
+    return {node: k for k, group in enumerate(graph.fused) for node in group}
 
 
 def variable_names(graph: Graph) -> dict[Node, str]:

@@ -58,6 +58,8 @@ class GraphWidget(anywidget.AnyWidget):
     show_types = traitlets.Bool(True).tag(sync=True)
     show_values = traitlets.Bool(False).tag(sync=True)
     has_values = traitlets.Bool(False).tag(sync=True)
+    show_fusion = traitlets.Bool(False).tag(sync=True)  # outline the fused groups
+    has_fusion = traitlets.Bool(False).tag(sync=True)
     selected = traitlets.Unicode().tag(sync=True)
 
     def __init__(
@@ -86,12 +88,13 @@ class GraphWidget(anywidget.AnyWidget):
             families={name: list(style) for name, style in FAMILIES.items()},
             unfolded=[ids[c] for c in nesting.initial_unfolded(budget)],
             has_values=graph.values is not None,
+            has_fusion=bool(graph.fused),
             show_values=graph.values is not None,
             **kwargs,
         )
         self._layouts: dict[tuple, str] = {}
         self._draw()
-        self.observe(self._draw, names=["unfolded", "show_types", "show_values"])
+        self.observe(self._draw, names=["unfolded", "show_types", "show_values", "show_fusion"])
         self.observe(self._select, names="selected")
         self.on_msg(self._message)
         shell = get_ipython()
@@ -106,11 +109,17 @@ class GraphWidget(anywidget.AnyWidget):
     def _draw(self, change: Any = None) -> None:
         """Draw the unfolded part again (lay it out, when the kernel does)."""
         unfolded = frozenset(self._clusters[i] for i in self.unfolded if i in self._clusters)
-        drawing = to_dot(self.graph, unfolded, types=self.show_types, values=self.show_values)
+        drawing = to_dot(
+            self.graph,
+            unfolded,
+            types=self.show_types,
+            values=self.show_values,
+            fusion=self.show_fusion,
+        )
         if self.engine == "browser":
             self.dot = drawing.source
             return
-        key = (unfolded, self.show_types, self.show_values)
+        key = (unfolded, self.show_types, self.show_values, self.show_fusion)
         if key not in self._layouts:
             try:
                 self._layouts[key] = layout_svg(drawing)

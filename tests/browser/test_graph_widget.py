@@ -59,6 +59,14 @@ def test_graph_widget(page, open_notebook, tmp_path):
     panel = nan.locator(".nbgraph-graph-panel")
     panel.locator("h4", has_text="/").wait_for()
     assert "2 NaN" in panel.inner_text()
+
+    # The fusion overlay: `a * a` and its row sums are one pass of the CPU backend.
+    nan.get_by_label("fusion").check()
+    fused = nan.locator("g.node", has_text="fused pass 1")
+    fused.first.wait_for()
+    assert fused.count() == 2
+    fused.first.click()
+    assert "one pass over the elements" in panel.inner_text()
     nan.screenshot(path=tmp_path / "nan_search.png")
 
 

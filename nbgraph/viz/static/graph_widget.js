@@ -65,8 +65,8 @@ function loadGraphviz(model) {
 }
 
 // Which nodes a search finds: "%7" or "7" (name, or line 7), "line 7" / "L7", a piece
-// of the op's name ("sum", "getitem", "while"), or "nan" / "inf": the nodes whose
-// inspected value holds one.
+// of the op's name ("sum", "getitem", "while"), "nan" / "inf": the nodes whose
+// inspected value holds one, or "fused": the operations the backend fused.
 function search(nodes, text) {
   const query = text.trim().toLowerCase();
   if (!query) return [];
@@ -87,6 +87,7 @@ function search(nodes, text) {
 }
 
 function holds(info, query) {
+  if (query === "fused") return Boolean(info.fused);
   const value = info.value;
   return Boolean(value) && ((query === "nan" && value.nan > 0) || (query === "inf" && value.inf > 0));
 }
@@ -101,12 +102,13 @@ function render({ model, el: host }) {
   const found = el("span", "nbgraph-graph-found");
   const types = checkbox("types", "Label edges with dtype[shape]");
   const values = checkbox("values", "Show the values of the inspected run");
+  const fusion = checkbox("fusion", "Outline the operations the backend computes in one pass");
   const foldAll = button("Fold all", "Fold every cluster (loops, branches, helper calls)");
   const unfoldAll = button("Unfold all", "Unfold every cluster");
   const zoomOut = button("−", "Zoom out");
   const zoomFit = button("Fit", "Fit the width");
   const zoomIn = button("+", "Zoom in");
-  bar.append(title, find, found, types.label, values.label, foldAll, unfoldAll,
+  bar.append(title, find, found, types.label, values.label, fusion.label, foldAll, unfoldAll,
     zoomOut, zoomFit, zoomIn);
   const main = el("div", "nbgraph-graph-main");
   const canvas = el("div", "nbgraph-graph-canvas");
@@ -333,6 +335,11 @@ function render({ model, el: host }) {
     }
     if (info.python) row("runs in Python", el("span", "nbgraph-graph-warning", info.python));
     if (info.copy) row("copies in a loop", el("span", "nbgraph-graph-warning", info.copy));
+    if (info.fused) {
+      const others = el("span", "", `one pass over the elements (${info.fused.pass}) with `);
+      info.fused.with.forEach((ref, k) => others.append(k ? ", " : "", link(ref)));
+      row("fused", others);
+    }
     if (info.failed) row("", el("span", "nbgraph-graph-error", "The last run failed here."));
     if (info.location) {
       row("source", info.location.text);
@@ -375,6 +382,11 @@ function render({ model, el: host }) {
   function syncToggles() {
     types.box.checked = model.get("show_types");
     values.box.checked = model.get("show_values");
+    fusion.box.checked = model.get("show_fusion");
+    fusion.box.disabled = !model.get("has_fusion");
+    fusion.label.title = model.get("has_fusion")
+      ? "Outline the operations the backend computes in one pass"
+      : "The backend fused no operations of this graph";
     values.box.disabled = !model.get("has_values");
     values.label.title = model.get("has_values")
       ? "Show the values of the inspected run"
@@ -418,6 +430,10 @@ function render({ model, el: host }) {
     model.set("show_values", values.box.checked);
     model.save_changes();
   });
+  fusion.box.addEventListener("change", () => {
+    model.set("show_fusion", fusion.box.checked);
+    model.save_changes();
+  });
   foldAll.addEventListener("click", () => setUnfolded([]));
   unfoldAll.addEventListener("click", () => setUnfolded([
     ...Object.keys(nodes()).filter((id) => nodes()[id].regions.length),
@@ -431,7 +447,7 @@ function render({ model, el: host }) {
   const listeners = [
     ["change:svg", draw], ["change:dot", draw], ["change:selected", onSelected],
     ["change:unfolded", onUnfolded], ["change:show_types", syncToggles],
-    ["change:show_values", syncToggles],
+    ["change:show_values", syncToggles], ["change:show_fusion", syncToggles],
   ];
   for (const [event, listener] of listeners) model.on(event, listener);
   syncToggles();
