@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import functools
 import linecache
+from collections.abc import Hashable, Sequence
 
 from .ir import Graph, Node, Op
 
@@ -22,23 +23,37 @@ def assigned_variables(graph: Graph) -> dict[Node, str]:
     found: dict[Node, tuple[int, str]] = {}  # the innermost line's name wins
     for region in graph.body.walk():
         calls = [n for n in region.nodes if n.op is Op.CALL and n.loc and not n.loc.gradient]
-        # A helper's operations also compute the line that called it; that line's run
-        # is told by the unrolled loops around it, which all its operations are in.
-        shared: dict[tuple, int] = {}
-        for node in calls:
-            for loc in node.loc.stack():
-                line = (loc.filename, loc.lineno, loc.caller)
-                shared[line] = min(shared.get(line, 1 << 30), len(node.loc.unrolled))
+        # A helper's operations also compute the line that called it.
+        lines = [
+            (n, [(loc.filename, loc.lineno, loc.caller) for loc in n.loc.stack()]) for n in calls
+        ]
         last: dict[tuple, tuple[Node, int]] = {}
-        for node in calls:
-            for depth, loc in enumerate(node.loc.stack()):
-                line = (loc.filename, loc.lineno, loc.caller)
-                last[(*line, node.loc.unrolled[: shared[line]])] = (node, depth)
-        for (filename, lineno, *_), (node, depth) in last.items():
+        for node, runs in unrolled_runs(lines):
+            for depth, run in enumerate(runs):
+                last[run] = (node, depth)
+        for ((filename, lineno, _), _), (node, depth) in last.items():
             name = assigned_name(linecache.getline(filename, lineno))
             if name is not None and depth >= found.get(node, (-1, ""))[0]:
                 found[node] = (depth, name)
     return {node: name for node, (_, name) in found.items()}
+
+
+def unrolled_runs(
+    keyed: Sequence[tuple[Node, Sequence[Hashable]]],
+) -> list[tuple[Node, list[tuple]]]:
+    """Each node with its keys (a line, a call site: what made it) made into runs: the
+    key and the iterations of the loops unrolled while tracing that every node with
+    that key is inside.  A caller's location carries no iterations, so this is how the
+    calls one line makes in each unrolled iteration are told apart."""
+    shared: dict[Hashable, int] = {}
+    for node, keys in keyed:
+        depth = len(node.loc.unrolled) if node.loc else 0
+        for key in keys:
+            shared[key] = min(shared.get(key, depth), depth)
+    return [
+        (node, [(key, node.loc.unrolled[: shared[key]] if node.loc else ()) for key in keys])
+        for node, keys in keyed
+    ]
 
 
 @functools.lru_cache(maxsize=4096)

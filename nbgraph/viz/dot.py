@@ -109,8 +109,9 @@ def to_dot(
     """The DOT drawing of ``graph``.
 
     ``unfolded``: the cond/while nodes and helper-call groups drawn as open clusters
-    (default: all of them unless the graph is large, see ``folding``).  ``types``: label edges with
-    ``dtype[shape]``.  ``values``: show the value summaries of an inspected graph.
+    (default: all of them unless the graph is large, see ``folding``).  ``types``: label
+    edges with ``dtype[shape]``.  ``values``: show the value summaries of an inspected
+    graph.
     ``fusion``: outline each group of operations the backend fused, a colour per group.
     """
     nesting = Nesting(graph)

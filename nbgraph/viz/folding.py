@@ -11,10 +11,11 @@ budget, and the user unfolds what they want to see.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 
 from ..graph.ir import Graph, Node, Op, Region
+from ..graph.variables import unrolled_runs
 from ..source.locations import Loc
 
 # Nodes the graph view first shows at most (unless the last error is deeper): a
@@ -50,9 +51,13 @@ class Nesting:
         # node -> the clusters around it, outermost first
         self.owners: dict[Node, tuple[Cluster, ...]] = {}
         self._groups: dict[tuple, Group] = {}
-        self._shared_unrolled: dict[tuple, int] = {}
-        self._count_shared_unrolled(graph.body, None, 0)
-        self._walk(graph.body, (), 0)
+        # Calls are told apart by their sites and the unrolled iterations around them.
+        found = list(_find_calls(graph.body, None, 0))
+        runs = unrolled_runs([(node, [call[0] for call in calls]) for node, calls in found])
+        self._calls = {
+            node: list(zip(keys, calls)) for (node, keys), (_, calls) in zip(runs, found)
+        }
+        self._walk(graph.body, ())
         self.inside = Counter(c for stack in self.owners.values() for c in stack)
         small = {g for g in self._groups.values() if self.inside[g] < SMALLEST_GROUP}
         if small:
@@ -75,38 +80,23 @@ class Nesting:
         self.direct.update(self.above[g][-1] if self.above[g] else None for g in self.groups)
         self.read = {value for node in self.owners for value in node.inputs}  # used values
 
-    def _walk(self, region: Region, stack: tuple[Cluster, ...], calls: int) -> None:
-        """Record the owners of ``region``'s nodes; ``stack``: the clusters around the
-        region, ``calls``: how many helper calls deep its control node was made."""
+    def _walk(self, region: Region, stack: tuple[Cluster, ...]) -> None:
+        """Record the owners of ``region``'s nodes; ``stack``: the clusters around it."""
         for node in region.params:
             self.owners[node] = stack
-        context = stack[-1] if stack else None
         for node in region.nodes:
-            groups = [self._group(node, *call) for call in _calls_of(node, context, calls)]
-            own = (*stack, *groups)
+            own = (*stack, *(self._group(node, run, call) for run, call in self._calls[node]))
             self.owners[node] = own
             for sub in node.regions():
-                self._walk(sub, (*own, node), len(_call_sites(node.loc)))
+                self._walk(sub, (*own, node))
 
-    def _group(self, node: Node, key: tuple, kind: str, label: str, calls: int) -> Group:
-        """The group of ``node``'s call ``key``: one per call instance, told apart by the
-        iterations of the loops the trace unrolled around the call (the entries of
-        ``Loc.unrolled`` every node of the call site has)."""
-        shared = self._shared_unrolled[key]
-        instance = (*key, node.loc.unrolled[:shared] if node.loc else ())
-        group = self._groups.get(instance)
+    def _group(self, node: Node, run: tuple, call: tuple) -> Group:
+        """The group of one call instance, ``run`` (see ``unrolled_runs``)."""
+        group = self._groups.get(run)
         if group is None:
-            group = self._groups[instance] = Group(instance, kind, label, node, calls)
+            _, kind, label, calls = call
+            group = self._groups[run] = Group(run, kind, label, node, calls)
         return group
-
-    def _count_shared_unrolled(self, region: Region, context: Node | None, calls: int) -> None:
-        """For each call site, how many unrolled loops every node it made is inside."""
-        for node in region.nodes:
-            for key, *_ in _calls_of(node, context, calls):
-                depth = len(node.loc.unrolled) if node.loc else 0
-                self._shared_unrolled[key] = min(self._shared_unrolled.get(key, depth), depth)
-            for sub in node.regions():
-                self._count_shared_unrolled(sub, node, len(_call_sites(node.loc)))
 
     def shown_as(self, node: Node, unfolded: Collection[Cluster]) -> Cluster:
         """What is drawn for ``node``: itself, or the outermost folded cluster around it."""
@@ -141,6 +131,17 @@ class Nesting:
         if failed is not None and failed in self.owners:
             unfolded.update(self.owners[failed])
         return frozenset(unfolded)
+
+
+def _find_calls(
+    region: Region, context: Node | None, calls: int
+) -> Iterator[tuple[Node, list[tuple]]]:
+    """Each node of ``region`` and the regions in it, with its helper calls below its
+    region's own (see ``_calls_of``); ``calls``: how many calls deep ``context`` is."""
+    for node in region.nodes:
+        yield node, _calls_of(node, context, calls)
+        for sub in node.regions():
+            yield from _find_calls(sub, node, len(_call_sites(node.loc)))
 
 
 def _calls_of(node: Node, context: Node | None, calls: int) -> list[tuple]:
