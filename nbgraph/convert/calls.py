@@ -86,10 +86,13 @@ def _list_to_array(fn: Callable, lst: TracedList, *args: Any, **kwargs: Any) -> 
             f"{fn.__name__}(list, ...) with extra positional arguments", user_location()
         )
     elem = lst.type.elem
-    empty = None
+    empty, check = None, False
     if isinstance(elem, TensorType):  # (of the graph's type: eager's is put back on return)
         empty = np.zeros((0,) * (elem.ndim + 1), dtype=kwargs.get("dtype", elem.dtype))
-    return call(runtime.list_to_array, lst, fn, kwargs, empty)
+        if fn in (np.array, np.asarray):  # eagerly float64 (or dtype) of shape (0,)
+            eager = fn([], **kwargs)
+            check = (eager.shape, eager.dtype) != (empty.shape, empty.dtype)
+    return call(runtime.list_to_array, lst, fn, kwargs, empty, check)
 
 
 def _stage_len(value: Any) -> Any:
@@ -104,6 +107,8 @@ def _extremum(fn: Callable) -> Callable:
     """max/min of graph numbers: the promoted type whichever value wins."""
 
     def stage(*args: Any, **kwargs: Any) -> Any:
+        if len(args) == 1 and isinstance(args[0], TracedList) and not kwargs:
+            return _list_extremum(fn, args[0])
         numbers = all(
             (is_graph_value(a) and a.type.ndim == 0) or isinstance(a, (int, float, np.number))
             for a in args
@@ -113,6 +118,21 @@ def _extremum(fn: Callable) -> Callable:
         return call(fn, *args, **kwargs)
 
     return stage
+
+
+def _list_extremum(fn: Callable, lst: TracedList) -> Any:
+    """max/min of a graph list: of numbers only (of arrays, eager's comparisons of two
+    items raise for their ambiguous truth value)."""
+    elem = lst.type.elem
+    if not (isinstance(elem, TensorType) and elem.ndim == 0):
+        what = "never appended to" if elem is None else f"of {elem.describe()} items"
+        raise StagingError(
+            f"{fn.__name__}() of a graph list {what}: graph mode takes the {fn.__name__} of "
+            "a list of numbers only; call the function's .eager(...) to run it as plain "
+            "Python",
+            user_location(),
+        )
+    return call(runtime.list_extremum, fn, lst)
 
 
 def _isinstance(value: Any, classes: Any) -> bool:

@@ -276,6 +276,7 @@ _RULES: dict[Callable, Callable[[Call, list[GraphType]], GraphType]] = {
     runtime.shape_dim: _rule_python_int,
     runtime.list_len: _rule_python_int,
     runtime.list_getitem: _rule_list_item,
+    runtime.list_extremum: _rule_list_item,
     runtime.list_new: _rule_list_new,
     runtime.list_append: _rule_list_append,
     runtime.list_to_array: _rule_list_to_array,

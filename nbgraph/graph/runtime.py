@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors.exceptions import BreakpointReached
+from ..errors.exceptions import BreakpointReached, LoopTypeError
 from .template import Text
 
 
@@ -73,18 +73,46 @@ def host_list(lst: Any) -> list[Any]:
     return lst.to_list() if isinstance(lst, ConsList) else list(lst)
 
 
+def list_extremum(fn: Any, lst: ConsList) -> Any:
+    """max(lst) / min(lst) of a graph list of numbers, as Python picks: the first item
+    no later one beats (so a NaN wins only where it comes first)."""
+    return fn(host_list(lst))
+
+
 def list_to_array(
-    lst: ConsList, how: Any, kwargs: dict[str, Any], empty: np.ndarray | None = None
+    lst: ConsList,
+    how: Any,
+    kwargs: dict[str, Any],
+    empty: np.ndarray | None = None,
+    check: bool = False,
 ) -> np.ndarray:
     """np.array(lst) / np.stack(lst) / ... of a graph list.
 
     ``empty`` is the result for a list that stays empty under np.array: NumPy would pick
-    float64, a graph keeps the items' dtype so the result has one type on all paths.
+    float64 of shape (0,), a graph keeps the items' dtype and rank so the result has one
+    type on all paths.  Where that differs from eager's and the graph uses the array
+    (``check``; a returned one gets eager's back), an empty list is an error, not a
+    silently different array.
     """
     items = host_list(lst)  # (or a compiled list)
     if not items and empty is not None and how in (np.array, np.asarray):
+        if check:
+            raise LoopTypeError(empty_list_message(how, kwargs, empty))
         return empty.copy()
     return how(items, **kwargs)
+
+
+def empty_list_message(how: Any, kwargs: dict[str, Any], empty: np.ndarray) -> str:
+    """Why np.array of a graph list that stays empty cannot be eager's array here."""
+    eager = how([], **kwargs)
+    return (
+        f"np.{how.__name__}() of a list that stays empty in this run: eagerly that is a "
+        f"{eager.dtype} array of shape {eager.shape}, but the graph gives this array the "
+        f"type of the list's items on every run ({empty.ndim}-d {empty.dtype}). "
+        "Give the empty case that type: np.array(lst, dtype=...) for a list of numbers; "
+        "for a list of arrays, convert it only where it has items (if lst: ...); or "
+        "call the function's .eager(...) to run it as plain Python"
+    )
 
 
 def make_tuple(*items: Any) -> tuple:

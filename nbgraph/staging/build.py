@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors.exceptions import StagingError
-from ..graph.ir import Graph
+from ..graph import runtime
+from ..graph.ir import Graph, Node, Op, Region
 from ..graph.pytree import container_paths, flatten, unflatten
 from ..graph.types import type_of
 from .flavors import flags
@@ -62,8 +64,31 @@ def trace(
         nodes += [params[k].node for k in writes]
         for node in nodes:
             check_visible(top, node)
-        top.region.results = (*nodes, top.token)
+        top.region.results = (*_unchecked_returns(top.region, nodes), top.token)
     return Graph(name, top.region, in_tree, out_tree, writes=writes, flavors=tuple(flavors))
+
+
+def _unchecked_returns(region: Region, results: list[Node]) -> list[Node]:
+    """``results`` where an np.array of a graph list that nothing else uses is returned:
+    the run gives an empty one eager's array back, so it need not raise (the check of
+    ``runtime.list_to_array``)."""
+    checked = {
+        node
+        for node in results
+        if node.op is Op.CALL and node.arg.fn is runtime.list_to_array and node.arg.args[4]
+    }
+    if not checked:
+        return results
+    nested = region.walk()[1:]
+    checked -= {i for r in region.walk() for n in r.nodes for i in n.inputs}
+    checked -= {result for r in nested for result in r.results}
+    unchecked = {}
+    for k, node in enumerate(region.nodes):
+        if node in checked:
+            call = dataclasses.replace(node.arg, args=(*node.arg.args[:4], False))
+            unchecked[node] = Node(Op.CALL, node.inputs, call, node.type, node.loc)
+            region.nodes[k] = unchecked[node]
+    return [unchecked.get(node, node) for node in results]
 
 
 def _result_leaf(name: str) -> Callable[[Any], bool]:

@@ -2,7 +2,9 @@
 
 import numpy as np
 import pytest
-from harness import check
+from harness import backend, check
+
+import nbgraph as ng
 
 
 def squares_list(n):
@@ -213,3 +215,112 @@ def type_tests(c, x):
 )
 def test_isinstance_of_a_container_holding_graph_values(c):
     check(type_tests, c, np.ones(2))
+
+
+def extremes_of_values(x, n):
+    found = []
+    for i in range(n):
+        found.append(x[i % len(x)])
+    return max(found), min(found)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 5])
+@pytest.mark.parametrize(
+    "x",
+    [
+        np.array([2.0, -1.0, 3.0, 3.0]),
+        np.array([np.nan, 1.0, -2.0]),  # a NaN wins where it comes first, as eagerly
+        np.array([1.0, np.nan, -2.0]),  # and loses where it comes later
+        np.array([5, -7, 5], dtype=np.int32),
+    ],
+    ids=["float", "nan_first", "nan_later", "int32"],
+)
+def test_max_and_min_of_a_built_list(x, n):
+    check(extremes_of_values, x, n)
+
+
+def extremes_of_python_numbers(n):
+    found = [3]
+    for i in range(n):
+        found.append(i * 2)
+    return max(found), min(found)
+
+
+@pytest.mark.parametrize("n", [0, 1, 4])
+def test_max_and_min_of_a_list_of_python_ints(n):
+    check(extremes_of_python_numbers, n)
+
+
+def stacked_both_ways(x, n):
+    rows = []
+    for i in range(n):
+        rows.append(x * i)
+    return np.vstack(rows), np.hstack(rows)
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+@pytest.mark.parametrize(
+    "x", [np.float64(2.0), np.arange(3.0), np.ones((2, 2))], ids=["scalar", "1d", "2d"]
+)
+def test_vstack_and_hstack_of_a_built_list(x, n):
+    check(stacked_both_ways, x, n)
+
+
+def stacked_numbers(n):
+    found = []
+    for i in range(n):
+        found.append(np.float64(i))
+    return np.stack(found)
+
+
+@pytest.mark.parametrize("n", [0, 2])
+def test_stack_of_a_list_of_numbers_left_empty_raises(n):
+    check(stacked_numbers, n)
+
+
+def shape_of_rows(n):
+    rows = []
+    for i in range(n):
+        rows.append(np.full(3, float(i)))
+    return np.array(rows).shape
+
+
+def doubled_ints(n):
+    found = []
+    for i in range(n):
+        found.append(i)
+    return np.array(found) * 2
+
+
+@pytest.mark.parametrize("fn", [shape_of_rows, doubled_ints], ids=lambda f: f.__name__)
+def test_array_of_a_list_left_empty_is_refused_where_it_is_used(fn):
+    """Eagerly np.array of an empty list is float64 of shape (0,), not the items' type:
+    a graph that goes on computing with it says so at the line, rather than computing
+    with another array (returned as it is, it is eager's: the test above)."""
+    check(fn, 3)
+    with pytest.raises(ng.errors.LoopTypeError, match=r"np\.array\(\) of a list that stays empty"):
+        ng.function(fn, backend=backend())(0)
+
+
+def doubled_typed_ints(n):
+    found = []
+    for i in range(n):
+        found.append(i)
+    return np.array(found, dtype=np.int64) * 2
+
+
+@pytest.mark.parametrize("n", [0, 3])
+def test_array_of_a_list_with_its_dtype_is_eagers_when_empty(n):
+    check(doubled_typed_ints, n)
+
+
+def max_of_arrays(n):
+    rows = []
+    for i in range(n):
+        rows.append(np.full(2, float(i)))
+    return max(rows)
+
+
+def test_max_of_a_list_of_arrays_is_refused():
+    with pytest.raises(ng.errors.StagingError, match=r"max\(\) of a graph list of .*1-d"):
+        ng.function(max_of_arrays, backend=backend())(2)

@@ -165,9 +165,49 @@ def range_len(start, stop, step):
     return max(0, (start - stop - step - 1) // (-step))
 
 
+def _empty_extremum_message() -> str:
+    try:
+        max([])
+    except ValueError as error:
+        return str(error)
+    raise AssertionError("max([]) returned")
+
+
+# Python's own words for max([]) ("max() arg is an empty sequence" before 3.12).
+_EMPTY_MAX = _empty_extremum_message()
+_EMPTY_MIN = _EMPTY_MAX.replace("max", "min")
+
+
 @njit(cache=True)
-def stack_scalars(lst, zero):
-    """np.array(list of scalars); ``zero`` gives the dtype."""
+def list_max(lst):
+    """max(lst) of numbers as Python picks it: the first item no later one exceeds."""
+    if len(lst) == 0:
+        raise ValueError(_EMPTY_MAX)
+    best = lst[0]
+    for i in range(1, len(lst)):
+        if lst[i] > best:
+            best = lst[i]
+    return best
+
+
+@njit(cache=True)
+def list_min(lst):
+    """min(lst) of numbers as Python picks it: the first item no later one undercuts."""
+    if len(lst) == 0:
+        raise ValueError(_EMPTY_MIN)
+    best = lst[0]
+    for i in range(1, len(lst)):
+        if lst[i] < best:
+            best = lst[i]
+    return best
+
+
+@njit(cache=True)
+def stack_scalars(lst, zero, needs_items):
+    """np.array(list of scalars); ``zero`` gives the dtype; ``needs_items``: an empty
+    list is NumPy's ValueError (np.stack, not np.array)."""
+    if needs_items and len(lst) == 0:
+        raise ValueError("need at least one array to stack")
     out = np.full(len(lst), zero)
     for i in range(len(lst)):
         out[i] = lst[i]

@@ -869,7 +869,8 @@ def _complex_ordering(node: Node) -> bool:
 
 def _beyond_numba(node: Node) -> bool:
     """What Numba mishandles instead of rejecting: indexing with several advanced
-    indices or a boolean mask of more than one dimension; arrays from lists of tuples;
+    indices or a boolean mask of more than one dimension; arrays from lists of tuples,
+    and np.vstack/np.hstack of lists (they follow NumPy's rules for every rank);
     ``np.clip`` outside a fused kernel (Numba's ignores NaN bounds); ordering complex
     numbers.  And what Numba rejects late, after compiling much else: indexing with a
     boolean scalar (``x[s > 0]``), ``np.linspace`` with more than start, stop and num."""
@@ -877,8 +878,9 @@ def _beyond_numba(node: Node) -> bool:
         return True
     if node.arg.fn is np.linspace:
         return len(node.arg.args) > 3 or not set(node.arg.kwargs) <= {"num"}
-    if node.arg.fn is runtime.list_to_array:
-        return isinstance(node.inputs[0].type.elem, TupleType)
+    if node.arg.fn is runtime.list_to_array:  # (np.vstack and np.hstack: NumPy's own)
+        how = node.arg.args[1]
+        return isinstance(node.inputs[0].type.elem, TupleType) or how in (np.vstack, np.hstack)
     if node.arg.fn is np.fmod:  # Numba's integer fmod has the sign of the divisor
         return node.type.dtype.kind in "iu"
     if _complex_ordering(node):
@@ -1016,9 +1018,12 @@ def _list_to_array(self: Lowering, node: Node, args: list[str], kwargs: list[str
     lst_type = node.inputs[0].type
     how = call.args[1]
     elem = lst_type.elem
+    # An empty list raises for np.stack; for a checked np.array (see runtime.list_to_array)
+    # too, and the run on the interpreter that locates the error gives its message.
+    needs_items = how is np.stack or (len(call.args) > 4 and call.args[4])
     if how in (np.array, np.asarray, np.stack) and elem.ndim == 0:
         zero = self.literal(elem.dtype.type(0))
-        out = f"helpers.stack_scalars({args[0]}, {zero})"
+        out = f"helpers.stack_scalars({args[0]}, {zero}, {needs_items})"
     elif how in (np.array, np.asarray, np.stack, np.concatenate):
         empty = np.zeros((0,) * elem.ndim, dtype=elem.dtype)
         self.constants.append(empty)
@@ -1026,7 +1031,7 @@ def _list_to_array(self: Lowering, node: Node, args: list[str], kwargs: list[str
         if how is np.concatenate:
             out = f"helpers.concat_arrays({args[0]}, {empty_name})"
         else:
-            out = f"helpers.stack_arrays({args[0]}, {empty_name}, {how is np.stack})"
+            out = f"helpers.stack_arrays({args[0]}, {empty_name}, {needs_items})"
     else:
         raise TypeError(f"{how.__name__} of a list")
     dtype = call.args[2].get("dtype")
@@ -1149,6 +1154,9 @@ _EXPRESSIONS: dict[Callable, Callable] = {
     runtime.range_len: lambda self, node, a, k: f"helpers.range_len({', '.join(a)})",
     runtime.list_len: lambda self, node, a, k: f"len({a[0]})",
     runtime.list_getitem: lambda self, node, a, k: f"{a[0]}[{a[1]}]",
+    runtime.list_extremum: lambda self, node, a, k: (
+        f"helpers.list_{node.arg.args[0].__name__}({a[0]})"
+    ),
     runtime.list_to_array: _list_to_array,
     runtime.coerce: _coerce,
     runtime.astype: _astype,
