@@ -4,6 +4,7 @@ would raise), the variable or call it is about, and the line of the user's code.
 
 import inspect
 import math
+import random
 import traceback
 import warnings
 
@@ -207,6 +208,33 @@ def catches_index_error(x):
 def unused_read(x):
     unused = x[10]  # noqa: F841
     return x
+
+
+def noisy_global(x):
+    return x + np.random.rand()
+
+
+def noisy_generator(x):
+    rng = np.random.default_rng(0)
+    return x + rng.normal(size=x.shape)
+
+
+def noisy_python(x):
+    if x.sum() > 0:
+        return x * random.random()
+    return x
+
+
+def zeros_of_shape(s):
+    return np.zeros(s)
+
+
+def reshaped_to(x, s):
+    return x.reshape(s)
+
+
+def broadcast_to_shape(x, s):
+    return np.broadcast_to(x, s)
 
 
 # --- helpers -----------------------------------------------------------------------------
@@ -551,3 +579,47 @@ def test_a_returned_string_of_graph_values_is_refused_with_the_fix():
     assert "described returns a string made from graph values" in message
     assert "described.eager(...)" in message and "Text" not in message
     assert described(np.arange(3.0)) == "3.0 in all"
+
+
+# --- what a graph would fix once, while tracing ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "fn, line, name",
+    [
+        (noisy_global, "np.random.rand()", "np.random.rand()"),
+        (noisy_generator, "rng.normal(", "Generator.normal()"),
+        (noisy_python, "random.random()", "random.random()"),
+    ],
+    ids=lambda v: getattr(v, "__name__", None),
+)
+@pytest.mark.parametrize("backend", ["interpret", "cpu"])
+def test_random_draws_are_refused_at_their_line(fn, line, name, backend):
+    """A draw made while tracing would be the same numbers on every run of the graph,
+    where eager code draws new ones on every call."""
+    state = np.random.get_state()[1].copy()
+    with pytest.raises(ng.StagingError) as info:
+        ng.function(fn, backend=backend)(X)
+    message = str(info.value)
+    assert message.startswith(name) and "draw them outside" in message
+    assert names_line(message, line_of(fn, line))
+    assert (np.random.get_state()[1] == state).all()  # nothing was drawn
+
+
+@pytest.mark.parametrize(
+    "fn, args",
+    [
+        (zeros_of_shape, (np.array([2, 3]),)),
+        (reshaped_to, (np.ones(6), np.array([2, 3]))),
+        (broadcast_to_shape, (np.ones(3), np.array([2, 3]))),
+    ],
+    ids=lambda v: getattr(v, "__name__", None),
+)
+def test_shape_from_a_graph_array_is_refused(fn, args):
+    """The shape's length is the result's rank, known only when the graph runs: typing
+    by example would take the shape array's own rank (np.zeros(s) as 1-d)."""
+    assert fn(*args).ndim == 2
+    with pytest.raises(ng.StagingError, match=r"the shape is a graph value \(int64 1-d"):
+        graph_fn(fn)(*args)
+    as_tuple = (*args[:-1], tuple(int(n) for n in args[-1]))  # the fix the message gives
+    np.testing.assert_array_equal(graph_fn(fn)(*as_tuple), fn(*args))

@@ -14,6 +14,7 @@ import collections
 import contextlib
 import inspect
 import math
+import random
 import threading
 import types
 from collections.abc import Callable, Iterator
@@ -204,6 +205,8 @@ def converted_call(fn: Any, args: tuple, kwargs: dict) -> Any:
     if inspect.isfunction(fn) and is_converted(fn.__code__):
         with _entered(fn):  # a nested def or lambda of converted code
             return fn(*args, **kwargs)
+    if _draws_random_numbers(fn):
+        raise _random_draw_error(fn)
     if not _graph_args(args, kwargs):
         return fn(*args, **kwargs)
     return _stage(fn, args, kwargs)
@@ -241,7 +244,11 @@ def _stage(fn: Any, args: tuple, kwargs: dict) -> Any:
         return statements.DeferredException(fn, args)
     try:
         return fn(*args, **kwargs)
-    except (TypeError, StagingError):
+    except StagingError:
+        if is_graph_value(getattr(fn, "__self__", None)):  # a graph array's method's own
+            raise
+        raise _unconverted_call_error(fn, (*args, *kwargs.values())) from None
+    except TypeError:
         raise _unconverted_call_error(fn, (*args, *kwargs.values())) from None
 
 
@@ -279,12 +286,32 @@ def _is_stageable(fn: Any) -> bool:
         return True
     module = getattr(fn, "__module__", None) or ""
     if module.startswith("numpy.random"):
-        raise StagingError(
-            "NumPy random functions are not supported in graph mode: "
-            "draw the random numbers outside and pass them in",
-            user_location(),
-        )
+        raise _random_draw_error(fn)
     return module.startswith("numpy") or module in (math.__name__, cmath.__name__)
+
+
+# What draws random numbers: NumPy's global functions (np.random.rand is a method of its
+# global RandomState), a Generator's methods, Python's random module.
+_RANDOM_SOURCES = (np.random.RandomState, np.random.Generator, random.Random)
+
+
+def _draws_random_numbers(fn: Any) -> bool:
+    return isinstance(getattr(fn, "__self__", None), _RANDOM_SOURCES)
+
+
+def _random_draw_error(fn: Any) -> StagingError:
+    """Eager code draws new numbers on every call; a graph would have drawn them once,
+    while tracing, whatever its arguments (a different value from the second call on)."""
+    module = {id(np.random.mtrand._rand): "np.random", id(random._inst): "random"}
+    owner = module.get(id(getattr(fn, "__self__", None)))  # the global generators
+    name = f"{owner}.{fn.__name__}" if owner else getattr(fn, "__qualname__", repr(fn))
+    return StagingError(
+        f"{name}() draws new random numbers on every call, but graph mode runs this "
+        "line once, to trace it, so every run of the graph would get the same numbers: "
+        "draw them outside the graph function and pass them in as an argument, or call "
+        "the function's .eager(...) to run it as plain Python",
+        user_location(),
+    )
 
 
 def _call_user_function(fn: Callable, args: tuple, kwargs: dict) -> Any:

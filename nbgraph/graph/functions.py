@@ -95,10 +95,51 @@ class TypeInferenceError(Exception):
 
 def infer(call: Call, input_types: list[GraphType]) -> GraphType:
     """The static type of ``call`` applied to inputs of ``input_types``."""
+    _check_shapes(call, input_types)
     rule = _RULES.get(call.fn)
     if rule is not None:
         return rule(call, input_types)
     return _by_example(call, [_example(t) for t in input_types])
+
+
+# Functions that take a shape: its position and keywords.  The shape's length is the
+# result's rank, which a graph must know while tracing.
+_SHAPE_PARAMETERS: dict[Callable, tuple[int | None, tuple[str, ...]]] = {
+    **{fn: (0, ("shape",)) for fn in (np.zeros, np.ones, np.empty, np.full)},
+    **{fn: (None, ("shape",)) for fn in (np.zeros_like, np.ones_like, np.empty_like)},
+    np.full_like: (None, ("shape",)),
+    np.reshape: (1, ("shape", "newshape")),
+    np.broadcast_to: (1, ("shape",)),
+    np.tile: (1, ("reps",)),
+    np.resize: (1, ("new_shape",)),
+}
+_SHAPE_METHODS = frozenset({"reshape", "resize"})
+
+
+def _check_shapes(call: Call, types: list[GraphType]) -> None:
+    """Refuse a shape given as a graph array: its length is known only when the graph
+    runs (typing by example would take the rank of the array instead)."""
+    if call.fn is runtime.call_method:
+        shapes = list(call.args[2:]) if call.args[1] in _SHAPE_METHODS else []
+    else:
+        position, keywords = _SHAPE_PARAMETERS.get(call.fn, (None, ()))
+        shapes = [call.kwargs[k] for k in keywords if k in call.kwargs]
+        if position is not None and len(call.args) > position:
+            shapes.append(call.args[position])
+    for shape in shapes:
+        filled = fill(shape, types)  # (x.reshape(s) stages as np.reshape(x, (s,)))
+        for t in filled if isinstance(filled, (tuple, list)) else (filled,):
+            if isinstance(t, TensorType) and t.ndim > 0:
+                raise _shape_error(t)
+
+
+def _shape_error(t: TensorType) -> TypeInferenceError:
+    return TypeInferenceError(
+        f"the shape is a graph value ({t.describe()}), whose length (the result's "
+        "number of dimensions) is known only when the graph runs; give the shape as a "
+        "tuple, whose length is known while tracing (pass the argument as a tuple, or "
+        "write (int(s[0]), int(s[1])))"
+    )
 
 
 def _example(t: GraphType) -> Any:
