@@ -19,7 +19,8 @@ def join_tensor_types(
     Same dtype and rank always join.  A Python scalar (weak, as in NumPy's promotion)
     takes the NumPy dtype of the same kind it meets.  Branches may also promote Python
     scalars across kinds (``1`` vs ``2.5``); a loop may not, because the value before the
-    first iteration would change type.
+    first iteration would change type -- except a Python bool and int, which compute
+    alike (``True`` is ``1``; the value's flags give back eager's type).
     """
     if a.ndim != b.ndim:
         raise LoopTypeError(
@@ -38,7 +39,7 @@ def join_tensor_types(
     if weak_a != weak_b and a.dtype.kind == b.dtype.kind:
         strong = b if weak_a else a
         return TensorType(strong.dtype, strong.ndim, strong.flavor)
-    if weak_a and weak_b and not in_loop:
+    if weak_a and weak_b and (not in_loop or {a.dtype.kind, b.dtype.kind} == {"b", "i"}):
         return TensorType(np.result_type(a.dtype, b.dtype), 0, PYTHON)
     raise LoopTypeError(
         f"{describe_variable(name)} has dtype {a.python_kind} {_before(in_loop, where)} but "

@@ -145,3 +145,46 @@ def test_each_path_keeps_eagers_kind_of_scalar(x):
     # backend (tests/differential/test_number_types.py has the family).
     check(float_total, x)
     check(sum_or_zero, x)
+
+
+def countdown_flag(x, a, b):
+    y = [a, b]
+    while x > 0:
+        x -= 1
+        y[0] += 1
+    return y, x
+
+
+def flag_then_count(x, n):
+    for _ in range(n):
+        x += 1
+    print(x)
+    return x
+
+
+def count_then_flag(n, m):
+    x = 0
+    for i in range(n):
+        x = i > m
+    return x, x + 1
+
+
+@pytest.mark.parametrize(
+    "fn, args",
+    [
+        (countdown_flag, (True, 7, 0)),
+        (countdown_flag, (False, 7, 0)),
+        (countdown_flag, (True, np.int64(7), 0)),
+        (flag_then_count, (True, 0)),
+        (flag_then_count, (True, 2)),
+        (flag_then_count, (False, 3)),
+        (count_then_flag, (0, 1)),
+        (count_then_flag, (3, 1)),
+        (count_then_flag, (3, 5)),
+    ],
+    ids=lambda v: getattr(v, "__name__", None),
+)
+def test_python_bool_and_int_loop_variable(fn, args):
+    """A Python bool that a loop makes an int (or back) is eager's: the graph computes
+    in int (True is 1) and gives back a bool where the value still is one."""
+    check(fn, *args)
