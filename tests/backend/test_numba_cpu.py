@@ -14,6 +14,7 @@ import sys
 import textwrap
 import threading
 
+import numba
 import numpy as np
 import pytest
 from numba.core import event
@@ -283,6 +284,40 @@ def test_parallel_option_uses_prange_with_the_same_results():
         np.testing.assert_allclose(graph, eager, rtol=1e-15)  # libm's exp: ulps apart
     assert "objmode" not in source_of(g).split("def graph_function")[1]
     assert "prange(" in source_of(g)
+
+
+def statistics(x, y):
+    d = x - y
+    return (
+        np.sum(d * d, axis=1),
+        d.mean(axis=0),
+        np.var(x, axis=-1),
+        np.sum(x),
+        np.exp(d) * 0.5 + y,
+    )
+
+
+@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="one thread on this machine")
+def test_parallel_results_do_not_depend_on_the_number_of_threads(monkeypatch):
+    """The same bits with 1 and 2 threads, and reductions eager's bits (NumPy's pairwise
+    summation, in float32 too): a result never depends on the machine it ran on."""
+    monkeypatch.setattr(ng.config, "background_compile", False)  # every call compiled
+    g = ng.function(statistics, parallel=True)
+    rng = np.random.default_rng(11)
+    x, y = (rng.standard_normal((300, 700)).astype(np.float32) * 3 for _ in range(2))
+    runs = []
+    for threads in (1, 2, 1):
+        numba.set_num_threads(threads)
+        try:
+            runs.append(g(x, y))
+        finally:
+            numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    assert "prange(" in source_of(g)
+    for one, two, again in zip(*runs):
+        assert one.tobytes() == two.tobytes() == again.tobytes()
+    for graph, eager in zip(runs[0][:4], statistics(x, y)[:4]):
+        assert graph.dtype == eager.dtype
+        assert graph.tobytes() == eager.tobytes()
 
 
 def test_float32_stays_float32_in_compiled_loops():
