@@ -179,25 +179,14 @@ _EMPTY_MIN = _EMPTY_MAX.replace("max", "min")
 
 
 @njit(cache=True)
-def list_max(lst):
-    """max(lst) of numbers as Python picks it: the first item no later one exceeds."""
+def list_extremum(lst, largest):
+    """max(lst) (``largest``) or min(lst) of numbers as Python picks it: the first item
+    that no later one beats."""
     if len(lst) == 0:
-        raise ValueError(_EMPTY_MAX)
+        raise ValueError(_EMPTY_MAX if largest else _EMPTY_MIN)
     best = lst[0]
     for i in range(1, len(lst)):
-        if lst[i] > best:
-            best = lst[i]
-    return best
-
-
-@njit(cache=True)
-def list_min(lst):
-    """min(lst) of numbers as Python picks it: the first item no later one undercuts."""
-    if len(lst) == 0:
-        raise ValueError(_EMPTY_MIN)
-    best = lst[0]
-    for i in range(1, len(lst)):
-        if lst[i] < best:
+        if (lst[i] > best) if largest else (lst[i] < best):
             best = lst[i]
     return best
 

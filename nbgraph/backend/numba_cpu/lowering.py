@@ -1155,7 +1155,7 @@ _EXPRESSIONS: dict[Callable, Callable] = {
     runtime.list_len: lambda self, node, a, k: f"len({a[0]})",
     runtime.list_getitem: lambda self, node, a, k: f"{a[0]}[{a[1]}]",
     runtime.list_extremum: lambda self, node, a, k: (
-        f"helpers.list_{node.arg.args[0].__name__}({a[0]})"
+        f"helpers.list_extremum({a[0]}, {node.arg.args[0] is max})"
     ),
     runtime.list_to_array: _list_to_array,
     runtime.coerce: _coerce,
