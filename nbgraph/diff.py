@@ -50,11 +50,16 @@ class Divergence:
     variable: str  # the name assigned (or "result k")
     eager: Any
     graph: Any
-    reason: str  # what differs: "values", "dtype", "shape"
+    reason: str  # what differs: "values", "dtypes", "shapes"; "error": graph mode raised
     node: str = ""  # the graph node that computed it
     backend: str = "interpret"  # the backend that gave ``graph``
 
     def __str__(self) -> str:
+        if self.reason == "error":  # (``graph`` is the exception)
+            return (
+                f"graph mode ({self.backend}) raised {type(self.graph).__name__} where eager "
+                f"code returned:\n  {self.graph}"
+            )
         where = f"line {self.line} (run {self.run})" if self.line else "the results"
         text = [
             f"first difference at {where}: {self.source.strip()}",
@@ -337,8 +342,10 @@ def _compare_results(
     """The function's own backend against eager, at the results."""
     try:
         graph_result = graph_fn(*copy.deepcopy(args), **copy.deepcopy(kwargs))
-    except Exception as exc:
-        report.notes.append(f"(graph mode raised {type(exc).__name__}: {exc})")
+    except Exception as exc:  # (eager code returned)
+        report.first = Divergence(
+            0, "results", 1, "result", eager_result, exc, "error", backend=graph_fn.backend
+        )
         return
     eager_leaves, graph_leaves = flatten(eager_result)[0], flatten(graph_result)[0]
     for k, (a, b) in enumerate(zip(eager_leaves, graph_leaves)):

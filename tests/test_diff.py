@@ -11,6 +11,17 @@ import pytest
 import nbgraph as ng
 
 
+def python_zero_per_iteration(x, n):
+    total = 0
+    for i in range(n):
+        t = 0
+        for j in range(abs(i - 2)):
+            t = x[j]
+        part = np.array([t])
+        total = total + part.sum()
+    return total
+
+
 def empty_list_per_iteration(x, n):
     total = 0.0
     for i in range(n):
@@ -46,15 +57,28 @@ def smooth(x):
 
 @pytest.mark.parametrize("backend", ["interpret", "cpu"])
 def test_dtype_divergence_at_its_line_and_iteration(backend):
+    """A Python 0 left by an inner loop that never runs is eagerly an int64 array's
+    item; the graph computes in the int32 the loop assigns (a documented limitation)."""
     x = np.arange(4, dtype=np.int32)
-    report = ng.diff(ng.function(empty_list_per_iteration, backend=backend), x, 4)
+    report = ng.diff(ng.function(python_zero_per_iteration, backend=backend), x, 4)
     assert not report.agree
     first = report.first
-    assert first.line == empty_list_per_iteration.__code__.co_firstlineno + 6
-    assert first.run == 3  # the third iteration: the first with an empty list
+    assert first.line == python_zero_per_iteration.__code__.co_firstlineno + 6
+    assert first.run == 3  # the third iteration: the first whose inner loop never runs
     assert first.variable == "part" and first.reason == "dtypes"
-    assert first.eager.dtype == np.float64 and first.graph.dtype == np.int32
-    assert "part = np.array(items)" in repr(report)
+    assert first.eager.dtype == np.int64 and first.graph.dtype == np.int32
+    assert "part = np.array([t])" in repr(report)
+
+
+def test_graph_error_where_eager_returns_is_a_difference():
+    """np.array of a list left empty is refused where the graph goes on with it: the
+    report says the graph raised, not that the runs agree."""
+    x = np.arange(4, dtype=np.int32)
+    report = ng.diff(ng.function(empty_list_per_iteration, backend="interpret"), x, 4)
+    assert not report.agree
+    assert report.first.reason == "error"
+    assert isinstance(report.first.graph, ng.errors.LoopTypeError)
+    assert "graph mode (interpret) raised LoopTypeError where eager code" in repr(report)
 
 
 def test_float32_accumulator_that_never_ran_differs_at_the_results():

@@ -210,6 +210,20 @@ def unused_read(x):
     return x
 
 
+def rank_on_one_path_used(x):
+    t = x.sum()
+    if x[0] > 0:
+        t = np.stack([x, x])
+    return t * 2
+
+
+def keys_on_one_path_used(x):
+    d = {"a": x}
+    if x[0] > 0:
+        d["b"] = 1
+    return d
+
+
 def noisy_global(x):
     return x + np.random.rand()
 
@@ -623,3 +637,20 @@ def test_shape_from_a_graph_array_is_refused(fn, args):
         graph_fn(fn)(*args)
     as_tuple = (*args[:-1], tuple(int(n) for n in args[-1]))  # the fix the message gives
     np.testing.assert_array_equal(graph_fn(fn)(*as_tuple), fn(*args))
+
+
+@pytest.mark.parametrize(
+    "fn, error, text",
+    [
+        (rank_on_one_path_used, ng.LoopTypeError, "variable 't' is a float64 2-d array"),
+        (keys_on_one_path_used, ng.StagingError, "dict 'd' has the key 'b' on one path"),
+    ],
+    ids=lambda v: getattr(v, "__name__", None),
+)
+def test_values_of_two_shapes_are_refused_where_used_after_the_if(fn, error, text):
+    """Refused at the first use after the if (naming the if's line), not at the if."""
+    with pytest.raises(error) as info:
+        graph_fn(fn)(X)
+    message = str(info.value)
+    assert text in message
+    assert names_line(message, line_of(fn, "if x[0] > 0"))

@@ -10,6 +10,7 @@ and return their new values.
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -59,7 +60,7 @@ from .traced import (
     wrap,
 )
 from .tracing import RegionBuilder, add_node, current, reenter, region, unrolled_iteration
-from .undefined import Deleted, LoopUndefined, Undefined, UndefinedReturn
+from .undefined import Deleted, LoopUndefined, Undefined, UndefinedReturn, Unjoinable
 from .unify import describe_variable, join_tensor_types
 
 State = Sequence[Any]
@@ -324,7 +325,10 @@ class _Merge:
         if isinstance(b, UndefinedReturn):
             with reenter(other.builder):
                 b = _placeholder(a)
-        structure = self._merge_structure(name, a, b)
+        try:
+            structure = self._merge_structure(name, a, b)
+        except _UnjoinableKeys as keys:
+            return functools.partial(_unjoinable, Unjoinable(name, keys.error))
         if structure is not None:
             return structure
         if _same_python_value(a, b):
@@ -340,7 +344,10 @@ class _Merge:
                 ".eager(...) to run it as plain Python",
                 user_location(),
             )
-        target = _join_types(_value_type(a), _value_type(b), name, self.where, in_loop=False)
+        try:
+            target = _join_types(_value_type(a), _value_type(b), name, self.where, in_loop=False)
+        except LoopTypeError as error:  # (refused where the variable is used)
+            return functools.partial(_unjoinable, Unjoinable(name, error))
         with reenter(then.builder):
             na = _coerce(a, target).node
         with reenter(other.builder):
@@ -404,7 +411,8 @@ class _Merge:
             return lambda outs: kind(*(p(outs) for p in parts))
         if kind is dict:
             if list(a) != list(b):
-                raise StagingError(_dict_keys_differ(name, a, b, self.where), user_location())
+                error = StagingError(_dict_keys_differ(name, a, b, self.where), user_location())
+                raise _UnjoinableKeys(error)
             items = {k: self.merge(f"{name}[{k!r}]", a[k], b[k]) for k in a}
             return lambda outs: {k: p(outs) for k, p in items.items()}
         if is_dataclass_instance(a):
@@ -413,6 +421,18 @@ class _Merge:
             }
             return lambda outs: with_fields(a, {f: p(outs) for f, p in fields.items()})
         return None
+
+
+def _unjoinable(value: Unjoinable, outs: list[Any]) -> Unjoinable:
+    return value
+
+
+class _UnjoinableKeys(Exception):
+    """A dict (maybe inside another container) with other keys on the other path."""
+
+    def __init__(self, error: StagingError) -> None:
+        super().__init__(str(error))
+        self.error = error
 
 
 def _made_in(builder: RegionBuilder, value: Any) -> bool:

@@ -62,6 +62,24 @@ class Undefined:
     __int__ = __float__ = __array__ = __format__ = raise_error
 
 
+class Unjoinable(Undefined):
+    """A variable whose values on the two paths of a graph ``if`` cannot be one graph
+    value (another rank, dtype or dict keys): its first use refuses, with ``cause``, as
+    the if would have, so a variable that is not used after the if (both paths
+    returned, or it is assigned again first) is no concern."""
+
+    __slots__ = ("cause",)
+    deferrable = False  # a refusal, not an error eager code raises
+
+    def __init__(self, name: str, cause: Exception) -> None:
+        super().__init__(name, str(cause))
+        cause.deferrable = False  # type: ignore[attr-defined]
+        self.cause = cause
+
+    def error(self) -> Exception:  # type: ignore[override]
+        return self.cause
+
+
 class UndefinedReturn:
     """The function's return value before a ``return`` statement ran."""
 

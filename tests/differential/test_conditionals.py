@@ -289,3 +289,42 @@ def leaky_relu_sum(x):
 )
 def test_if_inside_loop(x):
     check(leaky_relu_sum, x)
+
+
+def returns_before_restacking(c):
+    t = np.array(1)
+    if c:
+        return t
+    t = np.stack([t, t])
+    return np.sum(t)
+
+
+def restacked_then_replaced(c, x):
+    t = x.sum()
+    if c:
+        t = np.stack([x, x])
+    t = x * 2
+    return t
+
+
+def keys_then_replaced(a):
+    d = {"a": a}
+    if a > 0:
+        d["b"] = 1
+    d = {"c": a * 2}
+    return d
+
+
+@pytest.mark.parametrize(
+    "fn, args",
+    [
+        *((returns_before_restacking, (c,)) for c in (True, False, np.array(True), np.bool_(0))),
+        *((restacked_then_replaced, (c, np.arange(3.0))) for c in (True, np.array(False))),
+        *((keys_then_replaced, (a,)) for a in (1, np.int64(-1))),
+    ],
+    ids=lambda v: getattr(v, "__name__", None),
+)
+def test_variable_of_another_rank_or_keys_on_one_path_that_is_never_used(fn, args):
+    """A variable whose two paths' values cannot be one graph value is no concern where
+    nothing uses it after the if (both paths returned, or it is assigned again)."""
+    check(fn, *args)

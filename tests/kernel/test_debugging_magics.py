@@ -64,13 +64,13 @@ def test_check_numerics_points_at_the_line_in_the_cell(kernel):  # noqa: F811
 DIVERGING = """
 %%autograph
 def running(x, n):
-    total = 0.0
+    total = 0
     i = 0
     while i < n:
-        kept = []
-        for j in range(n - 2 - i):
-            kept.append(x[j])
-        chunk = np.array(kept)
+        t = 0
+        for j in range(abs(i - 2)):
+            t = x[j]
+        chunk = np.array([t])
         total = total + chunk.sum()
         i += 1
     return total
@@ -84,11 +84,11 @@ def test_compare_diff_names_the_line_and_iteration_in_the_cell(kernel):  # noqa:
         kernel, "_d = %compare --diff -o running(np.arange(4, dtype=np.int32), 4)\nprint(_d)"
     )
     assert content["status"] == "ok", content
-    assert "first difference at line 9 (run 3): chunk = np.array(kept)" in printed
+    assert "first difference at line 9 (run 3): chunk = np.array([t])" in printed
     assert "chunk: dtypes differ" in printed
-    assert "float64 array of shape (0,)" in printed and "int32 array of shape (0,)" in printed
+    assert "int64 array of shape (1,)" in printed and "int32 array of shape (1,)" in printed
     content, _, printed = run(
-        kernel, "_d = %compare --diff -o running(np.arange(4.0), 3)\nprint(_d)"
+        kernel, "_d = %compare --diff -o running(np.arange(4, dtype=np.int32), 2)\nprint(_d)"
     )
     assert "agrees with eager code" in printed, content
 

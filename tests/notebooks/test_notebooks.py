@@ -111,7 +111,7 @@ def test_debugging_notebook():
     (explained,) = [c for c in cells if "%explain" in c.source]
     assert "a is a float32 2-d array (before: float64 2-d array)" in shown_text(explained)
     (parted,) = [c for c in cells if "%compare --diff" in c.source]
-    assert "first difference at line 8 (run 3): part = np.array(items)" in shown_text(parted)
+    assert "first difference at line 8 (run 3): part = np.array([t])" in shown_text(parted)
     (checked,) = [c for c in cells if "ng.check_grad" in c.source]
     assert "agrees with central differences" in shown_text(checked)
     (switched,) = [c for c in cells if "%autograph off" in c.source]
