@@ -31,7 +31,7 @@ from ..source.origins import is_converted, register_passing_call, user_location,
 from ..source.user_code import is_user_code
 from ..staging import iteration, statements
 from ..staging.control_flow import list_comp
-from ..staging.flavors import after_extremum
+from ..staging.flavors import after_extremum, types_of
 from ..staging.traced import ARRAY_FUNCTIONS, TracedList, call, is_graph_value
 from ..staging.undefined import Undefined, check_defined
 from .conversion import convert
@@ -142,6 +142,24 @@ def _isinstance(value: Any, classes: Any) -> bool:
     return isinstance(value.type.example() if is_graph_value(value) else value, classes)
 
 
+def _type_of(*args: Any) -> Any:
+    """type(x) of a graph value: the Python type eager code's value has (a Python int,
+    np.float64, np.ndarray); refused where that type depends on the run."""
+    if len(args) != 1 or not is_graph_value(args[0]):
+        return type(*args)
+    value = args[0]
+    if not isinstance(value.type, TensorType):
+        return list if isinstance(value, TracedList) else type(value)
+    if types_of(value):
+        raise StagingError(
+            "type() of a number whose Python type depends on the run (a Python number or "
+            "a NumPy scalar, by the path taken): give it one type on every path, or call "
+            "the function's .eager(...) to run it as plain Python",
+            user_location(),
+        )
+    return type(value.type.example())
+
+
 def _make_list(*args: Any) -> Any:
     """list(x): a graph list built by a graph loop when x is a graph range/sequence."""
     if len(args) == 1 and isinstance(args[0], iteration.GraphSequence):
@@ -180,6 +198,7 @@ _SPECIAL_WITH_GRAPH: dict[Any, Callable] = {
     builtins.len: _stage_len,
     builtins.str: statements.to_str,
     builtins.isinstance: _isinstance,
+    builtins.type: _type_of,
     builtins.max: _extremum(builtins.max),
     builtins.min: _extremum(builtins.min),
 }

@@ -17,8 +17,9 @@ import random
 
 import numpy as np
 import pytest
-from harness import check, check_program
+from harness import backend, check, check_program
 
+import nbgraph as ng
 from nbgraph.errors.exceptions import LoopTypeError
 
 INTS = np.array([3, -1, 4], dtype=np.int64)
@@ -233,3 +234,31 @@ def test_generated_programs(seed, tmp_path):
         [(FLOATS, n) for n in (0, 1, 3)],
         allowed=lambda refusal: isinstance(refusal, LoopTypeError),
     )
+
+
+def type_names(n, a):
+    return (
+        type(n * 2).__name__,
+        type(n * 2.5) is float,
+        type(a[0]).__name__,
+        type(a) is np.ndarray,
+        type(a.sum()) is np.float64,
+        type(a[:1]).__name__,
+    )
+
+
+@pytest.mark.parametrize("n", [5, np.int64(5), np.int32(2)], ids=repr)
+def test_type_of_graph_values_is_eagers(n):
+    check(type_names, n, np.arange(3.0))
+
+
+def type_after_loop(n):
+    t = 0
+    for i in range(n):
+        t = np.int64(i)
+    return type(t).__name__
+
+
+def test_type_of_a_number_whose_type_depends_on_the_run_is_refused():
+    with pytest.raises(ng.StagingError, match=r"type\(\) of a number whose Python type"):
+        ng.function(type_after_loop, backend=backend())(3)
