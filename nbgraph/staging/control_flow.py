@@ -23,7 +23,7 @@ from ..graph.functions import Call
 from ..graph.ir import Node, Op
 from ..graph.pytree import field_names, is_dataclass_instance, is_namedtuple
 from ..graph.template import Hole
-from ..graph.types import PYTHON, SCALAR, TOKEN, ListType, TensorType, TupleType, type_of
+from ..graph.types import ARRAY, PYTHON, SCALAR, TOKEN, ListType, TensorType, TupleType, type_of
 from ..source.locations import Loc
 from ..source.origins import generated_names, user_location
 from .aliases import (
@@ -53,9 +53,11 @@ from .traced import (
     Traced,
     TracedList,
     Unbound,
+    alias_on_one_path,
     call,
     const,
     is_graph_value,
+    memory_root,
     visible_alts,
     wrap,
 )
@@ -355,10 +357,15 @@ class _Merge:
         index = len(self.pairs)
         self.pairs.append((na, nb))
         exported = (self._export(a, then, other), self._export(b, other, then))
+        outer = [_outer_memory(v, here.builder) for v, here in ((a, then), (b, other))]
+        roots = [root for root in outer if root is not None]
 
         def rebuild(outs: list[Any]) -> Any:
             flags = [[(outs[k], t) for k, t in found] for found in exported]
-            return after_branches(self.pred, a, b, outs[index], flags)
+            merged = after_branches(self.pred, a, b, outs[index], flags)
+            if roots and isinstance(merged, Traced) and merged.type.flavor == ARRAY:
+                alias_on_one_path(merged, roots, self.where)
+            return merged
 
         return rebuild
 
@@ -421,6 +428,18 @@ class _Merge:
             }
             return lambda outs: with_fields(a, {f: p(outs) for f, p in fields.items()})
         return None
+
+
+def _outer_memory(value: Any, builder: RegionBuilder) -> Traced | None:
+    """The array from outside a branch whose memory the branch's value is (itself, or a
+    view of it), if any: an argument or an array the function made (a loop's own
+    variable is not one: the loop carries its value, and its aliases as twins)."""
+    if not isinstance(value, Traced) or value.type.flavor != ARRAY:
+        return None
+    root = memory_root(value)
+    if builder.owner_of(root.node) is builder or (root.node.op is Op.PARAM and not root.argument):
+        return None
+    return root
 
 
 def _unjoinable(value: Unjoinable, outs: list[Any]) -> Unjoinable:

@@ -13,6 +13,7 @@ import itertools
 import math
 import operator
 import weakref
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -159,6 +160,9 @@ class Traced:
     made_from: Traced | None = None  # the base of a view made by a function,
     maker: Node | None = None  # and the call that made it
     stale: str | None = None  # why this value is no longer what eager code reads
+    # Where this array is another one (or part of it) on one path of a graph if only
+    # (``y = x if c else x.copy()``): the if's place, for messages; writes are refused.
+    alias_if: str | None = None
     # A scalar's other types at run time, each with the graph bool that selects it
     # (see ``flavors``): eager code's Python int where the graph's is a NumPy int64...
     alts: Alts = ()
@@ -188,6 +192,16 @@ class Traced:
         """Give this value a new node after an in-place update, keeping views in sync:
         views are re-read from it, and a view writes itself back into its base."""
         check_view_write(self)
+        if self.alias_if is not None:
+            raise StagingError(
+                f"this writes into an array that is another array (or part of one) on one "
+                f"path of the if at {self.alias_if} and a new array on the other; eagerly "
+                "the write reaches that other array on one path only, which graph mode "
+                "cannot follow. Make it a copy on every path (.copy()), or write into the "
+                "other array under the same if; or call the function's .eager(...) to run "
+                "it as plain Python",
+                user_location(),
+            )
         note_write(self)
         self.node = node
         for view in self.views:
@@ -696,9 +710,30 @@ def _line() -> str:
 
 def _made(view: Traced) -> str:
     """How a view was made, for messages: ``a view (np.transpose, made at line 3)``."""
+    if view.alias_if is not None:
+        return f"the same memory on one path of the if at {view.alias_if}"
     loc = view.maker.loc
     at = f", made at line {loc.lineno}" if loc is not None else ""
     return f"a view ({view.maker.label()}{at})"
+
+
+def memory_root(value: Traced) -> Traced:
+    """The array whose memory ``value`` is (or is a view of)."""
+    while True:
+        if value.sliced is not None:
+            value = value.sliced[0]
+        elif value.made_from is not None and value.alias_if is None:
+            value = value.made_from
+        else:
+            return value
+
+
+def alias_on_one_path(merged: Traced, roots: Sequence[Traced], where: str) -> None:
+    """``merged`` (an if's result) is the memory of ``roots`` on one path only: a write
+    into it is refused, and one into a root makes it stale (see ``Traced.alias_if``)."""
+    merged.alias_if = where
+    for root in roots:
+        root.add_made_view(merged)
 
 
 def visible_alts(value: Traced, here: Any = None) -> Alts:

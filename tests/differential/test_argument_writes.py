@@ -506,3 +506,74 @@ def bits_view(x):
 def test_a_view_as_another_dtype_is_refused():
     with pytest.raises(StagingError, match=r"x\.view\(int64\).*astype"):
         ng.function(bits_view, backend=backend())(np.arange(3.0))
+
+
+# --- an array that is the argument on one path of an if only ---------------------------
+
+
+def written_if_chosen(x, t):
+    y = x if t > 0 else x.copy()
+    y[0] = 50.0
+    return y
+
+
+def updated_if_kept(x, t):
+    if t > 0:
+        y = x
+    else:
+        y = np.zeros(4)
+    y += 1
+    return y
+
+
+def written_part_chosen(x, t):
+    v = x[:2] if t > 0 else x[2:]
+    v[0] = -9.0
+    return x
+
+
+def local_written_if_chosen(x, t):
+    a = x * 2
+    y = a if t > 0 else a.copy()
+    y[1] = 4.0
+    return a
+
+
+@pytest.mark.parametrize(
+    "fn, args",
+    [
+        (written_if_chosen, (np.arange(4.0), 1.0)),
+        (updated_if_kept, (np.arange(4.0), -1.0)),
+        (written_part_chosen, (np.arange(4.0), 1.0)),
+        (local_written_if_chosen, (np.arange(4.0), 1.0)),
+    ],
+    ids=lambda v: getattr(v, "__name__", None),
+)
+def test_a_write_into_an_array_that_is_another_on_one_path_is_refused(fn, args):
+    """Eagerly the write reaches the other array on one path only: refused at the
+    write, naming the if, where graph mode used to write into the if's result alone."""
+    with pytest.raises(StagingError, match=r"another array \(or part of one\) on one path"):
+        ng.function(fn, backend=backend())(*args)
+
+
+def read_after_writing_the_other(x, t):
+    y = x if t > 0 else x * 2
+    x[0] = 7.0
+    return y.sum()
+
+
+def test_reading_it_after_a_write_into_the_other_is_refused():
+    with pytest.raises(StagingError, match=r"same memory on one path of the if"):
+        ng.function(read_after_writing_the_other, backend=backend())(np.arange(4.0), 1.0)
+
+
+def chosen_then_copied(x, t):
+    y = x.copy() if t > 0 else x * 2
+    y[0] = 5.0
+    z = x if t > 0 else x * 2
+    return y, z.sum() + x.sum()
+
+
+@pytest.mark.parametrize("t", [1.0, -1.0])
+def test_arrays_chosen_by_an_if_and_not_written_are_no_concern(t):
+    check_writes(chosen_then_copied, np.arange(4.0), t)
