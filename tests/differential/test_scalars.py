@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from harness import case_id, check
+from harness import backend, case_id, check
 
 
 def int_polynomial(n):
@@ -222,3 +222,53 @@ def mean_of_int_range(n):
 @pytest.mark.parametrize("n", [1, 4, 0], ids=["one", "many", "zero_raises"])
 def test_int_loop_then_divide(n):
     check(mean_of_int_range, n)
+
+
+def int_to_negative_powers(n):
+    return n**-1, n**-2, 2**-3
+
+
+@pytest.mark.parametrize("n", [7, -3, 0], ids=repr)
+def test_python_int_to_a_negative_constant_power_is_a_float(n):
+    check(int_to_negative_powers, n)
+
+
+def truncated(a):
+    return int(a[0])
+
+
+@pytest.mark.parametrize(
+    "a",
+    [np.array([v]) for v in (2.7, -2.7, np.nan, np.inf, -np.inf)],
+    ids=repr,
+)
+def test_int_of_a_float_raises_as_python_does(a):
+    check(truncated, a)
+
+
+def signs(a):
+    return np.sign(a), np.sign(a[0])
+
+
+@pytest.mark.parametrize(
+    "a",
+    [
+        np.array([-0.0, 0.0, -2.0, 3.0, np.nan]),
+        np.array([-0.0, 5.0], dtype=np.float32),
+        np.array([-3, 0, 7, 12]),
+    ],
+    ids=repr,
+)
+def test_sign_of_zeros(a):
+    check(signs, a)
+
+
+def clipped(a):
+    return a.clip(-1.5, 2.5)
+
+
+@pytest.mark.parametrize("a", [np.array([-3, 0, 7, 12]), np.array([-2.0, np.nan, 9.0])], ids=repr)
+def test_clip_method_with_bounds_of_another_dtype(a):
+    if backend() == "cuda":
+        pytest.skip("the CUDA backend refuses the .clip() method")
+    check(clipped, a)

@@ -259,6 +259,30 @@ def float_power(x, y):
 
 
 @njit(cache=True)
+def sign(x):
+    """np.sign of a float in its type: NumPy's +0.0 for both zeros (Numba's keeps -0.0)."""
+    if x > 0:
+        return x - x + 1
+    if x < 0:
+        return x - x - 1
+    return x - x if x == 0 else x
+
+
+@njit(cache=True)
+def float_to_int(x):
+    """int(x) of a float: Python's errors for NaN and infinities; beyond the 64-bit
+    range, where Python's int keeps growing, an OverflowError rather than a wrapped
+    value (the backend's Python ints are 64-bit)."""
+    if x != x:
+        raise ValueError("cannot convert float NaN to integer")
+    if x == np.inf or x == -np.inf:
+        raise OverflowError("cannot convert float infinity to integer")
+    if not -9.223372036854775808e18 <= x < 9.223372036854775808e18:
+        raise OverflowError("int() of a float beyond the 64-bit range on the CPU backend")
+    return int(x)
+
+
+@njit(cache=True)
 def integer_power(x, y):
     """NumPy's power of integers, by squaring, wrapping around as NumPy's does (in 64
     bits; callers cast to the result's type), and ValueError for a negative exponent,

@@ -494,8 +494,10 @@ class Lowering:
             return
         operands = [self.names[i] for i in node.inputs]
         name = self._name(node)
-        if fn is operator.pow and len(operands) == 2:
-            self.emit(f"{name} = helpers.float_power({', '.join(operands)})", indent, node)
+        args, kwargs = self._args(node.arg, operands)
+        if fn is operator.pow and len(args) == 2 and not kwargs:  # (an int ** -k: floats)
+            floats = ", ".join(f"float({x})" for x in args)
+            self.emit(f"{name} = helpers.float_power({floats})", indent, node)
         elif getattr(fn, "__module__", None) == "math" and 1 <= len(operands) <= 2:
             x, y = operands[0], operands[-1] if len(operands) == 2 else "0.0"
             overflows = fn.__name__ in _MATH_OVERFLOWS
@@ -610,6 +612,14 @@ class Lowering:
         ):
             # Python multiplies for integer exponents, Numba takes logarithms.
             return f"complex_powers.python_power(complex({args[0]}), complex({args[1]}))"
+        if (
+            fn is np.sign
+            and node.type.dtype.kind == "f"
+            and len(args) == 1
+            and not kwargs
+            and (per_element or node.type.ndim == 0)
+        ):
+            return f"helpers.sign({self.literal(node.type.dtype)}({args[0]}))"  # (+0 of -0)
         if (
             fn in (np.maximum, np.minimum)
             and node.type.dtype.kind == "f"
@@ -874,7 +884,7 @@ def _beyond_numba(node: Node) -> bool:
     ``np.clip`` outside a fused kernel (Numba's ignores NaN bounds); ordering complex
     numbers.  And what Numba rejects late, after compiling much else: indexing with a
     boolean scalar (``x[s > 0]``), ``np.linspace`` with more than start, stop and num."""
-    if node.arg.fn is np.clip or _complex_statistic(node):
+    if node.arg.fn is np.clip or method_name(node.arg) == "clip" or _complex_statistic(node):
         return True
     if node.arg.fn is np.linspace:
         return len(node.arg.args) > 3 or not set(node.arg.kwargs) <= {"num"}
@@ -1059,6 +1069,8 @@ def _astype(self: Lowering, node: Node, args: list[str], kwargs: list[str]) -> s
 
 def _python_cast(name: str) -> Callable:
     def rule(self: Lowering, node: Node, args: list[str], kwargs: list[str]) -> str:
+        if name == "int" and len(args) == 1 and node.inputs[0].type.dtype.kind == "f":
+            return f"helpers.float_to_int({args[0]})"  # (Python's errors for NaN, inf)
         return f"{name}({', '.join(args)})"
 
     return rule
