@@ -96,12 +96,16 @@ def _list_to_array(fn: Callable, lst: TracedList, *args: Any, **kwargs: Any) -> 
     return call(runtime.list_to_array, lst, fn, kwargs, empty, check)
 
 
-def _stage_len(value: Any) -> Any:
+def _stage_len(*args: Any) -> Any:
+    """len(x): of a graph range or sequence, a graph list or array, staged; else Python's."""
+    value = args[0] if len(args) == 1 else None
     if isinstance(value, iteration.GraphSequence):
         return value.length()
     if isinstance(value, TracedList):
         return call(runtime.list_len, value)
-    return call(len, value)
+    if is_graph_value(value):
+        return call(len, value)
+    return len(*args)
 
 
 def _extremum(fn: Callable) -> Callable:
@@ -186,6 +190,7 @@ def _namedtuple(typename: str, field_names: Any, **options: Any) -> type:
 
 
 _SPECIAL: dict[Any, Callable] = {
+    builtins.len: _stage_len,
     collections.namedtuple: _namedtuple,
     builtins.breakpoint: _refuse_breakpoint,
     builtins.list: _make_list,
@@ -195,7 +200,6 @@ _SPECIAL: dict[Any, Callable] = {
     builtins.zip: iteration.make_zip,
 }
 _SPECIAL_WITH_GRAPH: dict[Any, Callable] = {
-    builtins.len: _stage_len,
     builtins.str: statements.to_str,
     builtins.isinstance: _isinstance,
     builtins.type: _type_of,

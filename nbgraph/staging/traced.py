@@ -427,6 +427,14 @@ class Traced:
         if name in _METHODS:
             self._require_array(name)
             return lambda *args, **kwargs: call(call_method, self, name, *args, **kwargs)
+        if not name.startswith("_") and hasattr(self.type.example(), name):
+            # (eagerly it exists: an AttributeError would make hasattr() say otherwise)
+            raise StagingError(
+                f"{name!r} of a graph value ({self.type.describe()}) is not supported in "
+                "graph mode: use a NumPy function or operator instead, or call the "
+                "function's .eager(...) to run it as plain Python",
+                user_location(),
+            )
         raise AttributeError(
             f"graph value of type {self.type.describe()} has no attribute {name!r}"
         )

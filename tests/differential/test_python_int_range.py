@@ -159,3 +159,12 @@ def literal_out_of_range(x):
 
 def test_literal_out_of_range_raises_after_the_print():
     check(literal_out_of_range, I32)
+
+
+def lengths_of_ranges(n):
+    return len(range(1, n, 2)), len(range(n, 0, -3)), len(range(n)), len([1, 2])
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, -2])
+def test_len_of_a_range_of_graph_bounds(n):
+    check(lengths_of_ranges, n)
