@@ -259,13 +259,14 @@ def float_power(x, y):
 
 
 @njit(cache=True)
-def sign(x):
-    """np.sign of a float in its type: NumPy's +0.0 for both zeros (Numba's keeps -0.0)."""
+def sign(x, one):
+    """np.sign of a float, ``one`` in its type: NumPy's +0.0 for both zeros (Numba's
+    keeps -0.0), and NaN for NaN."""
     if x > 0:
-        return x - x + 1
+        return one
     if x < 0:
-        return x - x - 1
-    return x - x if x == 0 else x
+        return -one
+    return one - one if x == 0 else x
 
 
 @njit(cache=True)

@@ -613,13 +613,21 @@ class Lowering:
             # Python multiplies for integer exponents, Numba takes logarithms.
             return f"complex_powers.python_power(complex({args[0]}), complex({args[1]}))"
         if (
+            fn is operator.invert
+            and node.type.dtype.kind == "i"
+            and len(args) == 1
+            and node.inputs[0].type.dtype.kind == "b"
+        ):
+            return f"(~np.int64({args[0]}))"  # ~ of a Python bool is of the int (~True: -2)
+        if (
             fn is np.sign
             and node.type.dtype.kind == "f"
             and len(args) == 1
             and not kwargs
             and (per_element or node.type.ndim == 0)
         ):
-            return f"helpers.sign({self.literal(node.type.dtype)}({args[0]}))"  # (+0 of -0)
+            dtype = self.literal(node.type.dtype)
+            return f"helpers.sign({dtype}({args[0]}), {dtype}(1))"  # (+0 of -0)
         if (
             fn in (np.maximum, np.minimum)
             and node.type.dtype.kind == "f"
