@@ -10,9 +10,11 @@ from ..source.origins import user_location
 from ..staging.control_flow import and_, for_stmt, if_exp, if_stmt, list_comp, not_, or_, while_stmt
 from ..staging.statements import (
     assert_stmt,
+    augmented,
     augmented_item,
     contains,
     fstring,
+    getitem,
     list_append,
     outer_mutation,
     outer_write,
@@ -58,6 +60,7 @@ __all__ = [
     "UndefinedReturn",
     "and_",
     "assert_stmt",
+    "augmented",
     "augmented_item",
     "contains",
     "converted_call",
@@ -65,6 +68,7 @@ __all__ = [
     "finally_block",
     "for_stmt",
     "fstring",
+    "getitem",
     "if_exp",
     "if_stmt",
     "list_append",

@@ -38,6 +38,7 @@ EFFECTS = frozenset(
         runtime.assert_effect,
         runtime.raise_effect,
         runtime.unbound_effect,
+        runtime.refusal_effect,
         runtime.breakpoint_effect,
     }
 )

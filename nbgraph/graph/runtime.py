@@ -185,6 +185,13 @@ def unbound_effect(token: None, unbound: Any, name: str) -> None:
         )
 
 
+def refusal_effect(token: None, when: Any, message: str) -> None:
+    """Refuse a run on which a value's type would depend on the run's values (Python's
+    ``2 ** k`` is a float where k < 0): eager's value has a type the graph has not."""
+    if when:
+        raise LoopTypeError(message)
+
+
 def breakpoint_effect(token: None) -> None:
     """``nbgraph.breakpoint()`` reached while the graph runs (see ``BreakpointReached``)."""
     raise BreakpointReached()

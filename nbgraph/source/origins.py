@@ -98,6 +98,25 @@ def generated_names() -> frozenset[str]:
     return frozenset()
 
 
+def user_variables() -> dict[str, object]:
+    """The user's variables in the function being traced right now (its generated
+    bodies' frames included, the innermost binding of a name first; conversion's own
+    variables left out): what each name holds at this point of the trace."""
+    found: dict[str, object] = {}
+    frame, owner = sys._getframe(1), None
+    while frame is not None:
+        this = _owners.get(frame.f_code)
+        if this is not None:
+            if owner is not None and this is not owner:
+                break
+            owner = this
+            for name, value in frame.f_locals.items():
+                found.setdefault(name, value)
+        frame = frame.f_back
+    hidden = _generated_names.get(owner, frozenset()) if owner is not None else frozenset()
+    return {n: v for n, v in found.items() if n not in hidden and not n.startswith("_")}
+
+
 def _frame_location(frame: types.FrameType, caller: Loc | None) -> Loc:
     """Where a frame of converted code is: file, line, the columns of the expression
     running (when on one line), its function and that function's first line."""

@@ -13,10 +13,12 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+import numpy as np
+
 from ..errors.exceptions import StagingError
 from ..graph.ir import Node
 from ..graph.types import ARRAY
-from ..source.origins import user_location
+from ..source.origins import user_location, user_variables
 from .containers import structure
 from .traced import Traced, note_write, wrap
 from .tracing import RegionBuilder
@@ -32,6 +34,25 @@ def inherit_arguments(handles: Sequence[Any], values: Sequence[Any]) -> None:
     for handle, value in zip(handles, values):
         if isinstance(handle, Traced) and isinstance(value, Traced) and value.argument:
             handle.argument = True
+
+
+def concrete_aliases(name: str, array: Any) -> list[str]:
+    """The user's other variables naming memory of ``array``, an array made from
+    constants while tracing (``v = x = np.zeros(3)``, ``row = x[0]``): a graph loop or
+    branch carries a variable's value, so its writes would not reach them."""
+    return [n for n in concrete_names(array) if n != name]
+
+
+def concrete_names(array: Any) -> list[str]:
+    """The user's variables naming memory of ``array`` if it is an array made from
+    constants while tracing, sorted."""
+    if not isinstance(array, np.ndarray):
+        return []
+    return sorted(
+        n
+        for n, v in user_variables().items()
+        if isinstance(v, np.ndarray) and np.may_share_memory(v, array)
+    )
 
 
 def entering_arrays(init: Sequence[Any]) -> dict[int, Traced]:

@@ -25,10 +25,11 @@ from ..graph.pytree import field_names, is_dataclass_instance, is_namedtuple
 from ..graph.template import Hole
 from ..graph.types import ARRAY, PYTHON, SCALAR, TOKEN, ListType, TensorType, TupleType, type_of
 from ..source.locations import Loc
-from ..source.origins import generated_names, user_location
+from ..source.origins import generated_names, user_location, user_variables
 from .aliases import (
     Writes,
     check_loop_body,
+    concrete_aliases,
     entering_arrays,
     inherit_arguments,
     merge_branches,
@@ -224,11 +225,13 @@ class _Branch:
         self,
         builder: RegionBuilder,
         kept: list[bool],
+        inputs: list[Any],
         outputs: list[Any],
         writes: Writes,
     ) -> None:
         self.builder = builder
         self.kept = kept  # per variable: whether it names the array it named before
+        self.inputs = inputs  # per variable: the branch's handle or private copy
         self.outputs = outputs
         self.writes = writes  # arrays from outside the if it wrote: their final values
 
@@ -250,7 +253,41 @@ def _trace_branch(fn: Callable, init: State, description: str) -> _Branch:
             outputs = list(inputs)
         kept = [isinstance(i, Traced) and o is i for i, o in zip(inputs, outputs)]
         writes = take_writes(builder, (), outputs)
-    return _Branch(builder, kept, outputs, writes)
+    return _Branch(builder, kept, inputs, outputs, writes)
+
+
+def _changes_concrete_alias(
+    names: Sequence[str], init: State, branches: Sequence[_Branch], where: str
+) -> None:
+    """Refuse an if that writes into (or rebinds) a variable naming an array made from
+    constants while tracing that other variables name too: each branch works on its own
+    copy of such an array, so eagerly visible writes would not reach the others."""
+    for k, (name, value) in enumerate(zip(names, init)):
+        others = concrete_aliases(name, value)
+        if not others:
+            continue
+        for branch in branches:
+            out, copy = branch.outputs[k], branch.inputs[k]
+            if out is copy and np.array_equal(copy, value, equal_nan=True):
+                continue
+            if out is copy or (isinstance(out, Traced) and _computed_from(out.node, copy)):
+                raise StagingError(
+                    _written_alias(name, f"the if at {where}", others), user_location()
+                )
+
+
+def _computed_from(node: Node, array: np.ndarray) -> bool:
+    """Whether ``node`` reads ``array`` (a constant: an array made while tracing),
+    through at most a few hundred nodes."""
+    seen, todo = set(), [node]
+    while todo and len(seen) < 256:
+        node = todo.pop()
+        if node.op is Op.CONST and node.arg is array:
+            return True
+        if id(node) not in seen:
+            seen.add(id(node))
+            todo += node.inputs
+    return False
 
 
 def _same_array(
@@ -359,11 +396,12 @@ class _Merge:
         exported = (self._export(a, then, other), self._export(b, other, then))
         outer = [_outer_memory(v, here.builder) for v, here in ((a, then), (b, other))]
         roots = [root for root in outer if root is not None]
+        concrete = bool(concrete_aliases(name, a) or concrete_aliases(name, b))
 
         def rebuild(outs: list[Any]) -> Any:
             flags = [[(outs[k], t) for k, t in found] for found in exported]
             merged = after_branches(self.pred, a, b, outs[index], flags)
-            if roots and isinstance(merged, Traced) and merged.type.flavor == ARRAY:
+            if (roots or concrete) and isinstance(merged, Traced) and merged.type.flavor == ARRAY:
                 alias_on_one_path(merged, roots, self.where)
             return merged
 
@@ -506,6 +544,7 @@ def staged_cond(
     entry_token = outer.token
     then = _trace_branch(then_fn, init, f"the if branch at {where}")
     other = _trace_branch(else_fn, init, f"the else branch at {where}")
+    _changes_concrete_alias(names, init, (then, other), where)
     merger = _Merge(pred, then, other, where)
     kept = [a and b for a, b in zip(then.kept, other.kept)]  # (a ternary's has none)
     rebuild = [
@@ -827,6 +866,90 @@ class _FirstIteration(Exception):
         self.slots = slots
 
 
+def _refuse_writes_into_other_memory(
+    slots: list[_Slot],
+    args: list[Any],
+    outputs: list[Any],
+    kept: list[bool],
+    written: list[bool],
+    builder: RegionBuilder,
+    where: str,
+) -> None:
+    """A variable the body writes into and then assigns an array that is not the loop's
+    own (a view, another variable's array): eagerly the next iteration writes into that
+    array, which graph mode, carrying the variable's value, would not. Swapping the
+    loop's own arrays (``a, b = b, a``) is fine."""
+    swapped = [a for k, a in enumerate(args) if not kept[k] and isinstance(a, Traced)]
+    for k, out in enumerate(outputs):
+        if not written[k]:
+            continue
+        name = slots[k].name
+        others = concrete_aliases(name, slots[k].init) or (
+            [] if kept[k] else concrete_aliases(name, out)
+        )
+        if others:
+            place = f"the loop at {where}"
+            raise StagingError(_written_alias(name, place, others), user_location())
+        if kept[k]:
+            continue
+        if not isinstance(out, Traced) or out.type.ndim == 0:
+            continue
+        root = memory_root(out)
+        if root is args[k] or any(root is a for a in swapped):
+            continue
+        if _made_in(builder, root) and not any(root is a for a in args):
+            continue
+        what = "a view of another array" if root is not out else "an array another name names"
+        raise StagingError(
+            f"'{name}' is written into in the loop at {where} and then assigned {what}: "
+            f"eagerly the next iteration writes through '{name}' into that array, which "
+            f"graph mode cannot follow. Write into the array by its own name, make '{name}' "
+            f"a copy ({name} = ....copy()), or call the function's .eager(...) to run it "
+            "as plain Python",
+            user_location(),
+        )
+
+
+def _refuse_swapped_aliases(
+    names: Sequence[str], init: State, outputs: list[Any], rebound: list[int], where: str
+) -> None:
+    """A loop that writes into arrays it passes between its variables (``a, b = b, a``)
+    carries them from the second iteration on, so no other name may hold one of them:
+    eagerly, its writes would show there."""
+    held = {
+        id(memory_root(v)): n
+        for n, v in user_variables().items()
+        if n not in names and isinstance(v, Traced) and v.type.flavor == ARRAY
+    }
+    for k in rebound:
+        for j, value in enumerate(init):
+            if j != k and outputs[k] is value and id(value) in held:
+                raise StagingError(
+                    f"the loop at {where} writes into the arrays it passes between its "
+                    f"variables ('{names[k]}' takes the array of '{names[j]}'), and "
+                    f"'{held[id(value)]}' also names one of them: from the second iteration "
+                    "on graph mode carries the arrays as the loop's own values, so the "
+                    f"writes would not reach '{held[id(value)]}'. Copy it before the loop "
+                    f"({held[id(value)]} = {names[j]}.copy()) or call the function's "
+                    ".eager(...) to run it as plain Python",
+                    user_location(),
+                )
+
+
+def _written_alias(name: str, place: str, others: list[str]) -> str:
+    """Why a graph if or loop cannot change ``name``, an array made from constants
+    while tracing that other variables name too."""
+    listed = ", ".join(f"'{n}'" for n in others)
+    return (
+        f"{place} writes into '{name}', an array made from constants while tracing "
+        f"that {listed} also name{'s' * (len(others) == 1)}; graph mode carries the "
+        "variable's value through the statement, so eagerly visible writes would not "
+        f"reach {listed}. Write into the array by one name only, "
+        f"make '{name}' a copy ({name} = ....copy()), or call the function's .eager(...) "
+        "to run it as plain Python"
+    )
+
+
 def _trace_while(
     test: Callable,
     body: Callable,
@@ -870,7 +993,9 @@ def _trace_while(
         # first iteration only: it gets a handle of its own.
         rebound = [k for k in shared if not kept[k]]
         if any(written[k] for k in rebound):
+            _refuse_swapped_aliases(names, init, outputs, rebound, where)
             raise _FirstIteration(frozenset(rebound))
+        _refuse_writes_into_other_memory(slots, args, outputs, kept, written, body_b, where)
         for k in rebound:
             del shared[k]
         _pair_twins(slots, shared)

@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from ..config import stop_in
 from ..errors.exceptions import GraphModeError, StagingError, UndefinedValueError
 from ..graph import runtime
@@ -29,6 +31,7 @@ from ..source.origins import (
     user_location,
 )
 from ..source.user_code import is_own_code
+from .aliases import concrete_names
 from .flavors import types_of
 from .traced import Traced, call, effect, is_graph_value, lift
 from .tracing import (
@@ -49,6 +52,8 @@ def _has_graph_value(value: Any) -> bool:
         return True
     if type(value) in (tuple, list):
         return any(_has_graph_value(v) for v in value)
+    if type(value) is slice:
+        return any(_has_graph_value(v) for v in (value.start, value.stop, value.step))
     return False
 
 
@@ -231,12 +236,57 @@ def setitem(target: Any, index: Any, value: Any) -> Any:
     """
     _check_not_argument(target)
     if isinstance(target, Traced) or not (is_graph_value(value) or _has_graph_value(index)):
+        _check_shared_constant(target)
         target[index] = value
         return target
     if hasattr(target, "__array__") and not isinstance(target, (list, dict)):
+        _check_shared_constant(target, graph_write=True)
         return call(runtime.setitem, lift(target), index, value)
     target[index] = value
     return target
+
+
+def _check_shared_constant(target: Any, graph_write: bool = False) -> None:
+    """Refuse a write into an array made from constants while tracing that several
+    variables name, where it cannot reach all of them: a write of graph values
+    (``graph_write``) makes a new graph array for the one name, and a write of numbers
+    inside a graph if or loop would happen while tracing (once per trace, not on each
+    run of the branch or iteration)."""
+    names = concrete_names(target) if graph_write or is_staged() else []
+    if len(names) > 1:
+        listed = ", ".join(f"'{n}'" for n in names)
+        why = (
+            "a write of values known only when the graph runs gives one name a new graph "
+            "array, and the others would not see it"
+            if graph_write
+            else "inside a graph if or loop graph mode would make the write once while "
+            "tracing, not on each run of the branch or iteration"
+        )
+        raise StagingError(
+            f"this writes into an array made from constants while tracing that several "
+            f"variables name ({listed}): {why}. Make the array from the function's "
+            "arguments (np.zeros_like(x)), copy it where it is made (.copy()), or call "
+            "the function's .eager(...) to run it as plain Python",
+            user_location(),
+        )
+
+
+def augmented(target: Any, operation: str, value: Any) -> Any:
+    """``target op= value`` on a variable (``operation``: the in-place operator's name in
+    ``operator``), as Python does it, after ``_check_shared_constant``."""
+    graph_write = isinstance(target, np.ndarray) and _has_graph_value(value)
+    _check_shared_constant(target, graph_write)
+    if graph_write:  # an array made while tracing, updated with graph values: one now
+        target = lift(target)
+    return getattr(operator, operation)(target, value)
+
+
+def getitem(target: Any, index: Any) -> Any:
+    """target[index]: an array made while tracing, read at an index known only when the
+    graph runs (``coeffs[i]`` in a graph loop), is read as a graph constant."""
+    if isinstance(target, np.ndarray) and _has_graph_value(index):
+        return lift(target)[index]
+    return target[index]
 
 
 def augmented_item(target: Any, index: Any, operation: str, value: Callable[[], Any]) -> Any:
@@ -247,7 +297,7 @@ def augmented_item(target: Any, index: Any, operation: str, value: Callable[[], 
     held in a list or dict is changed in place (``y = [b]; y[0] += 1`` changes ``b``), so
     it goes through the graph value's in-place operator, as ``t = b; t += 1`` does.  An
     array's item is updated functionally, as before (``a[i] = a[i] + v``)."""
-    item = target[index]
+    item = getitem(target, index)
     if type(target) in (list, dict):
         return setitem(target, index, getattr(operator, operation)(item, value()))
     return setitem(target, index, getattr(operator, _BINARY[operation])(item, value()))
@@ -264,7 +314,7 @@ _BINARY = {
 
 # They do the user's item assignment, append or raise on Python values as Python does:
 # an error raised in their own frame is the user's statement's (user_error_location).
-for _passing in (setitem, augmented_item, list_append, raise_stmt):
+for _passing in (getitem, setitem, augmented, augmented_item, list_append, raise_stmt):
     register_passing_call(_passing.__code__)
 
 

@@ -666,6 +666,8 @@ def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
         rtype = infer(the_call, [n.type for n in inputs])
     except TypeInferenceError as exc:
         raise StagingError(f"{the_call.name}: {exc}", user_location()) from None
+    if fn is operator.pow and len(args) == 2:
+        _refuse_negative_int_power(*args)
     node = add_node(Op.CALL, inputs, the_call, rtype)
     if is_effect(fn):
         builder.token = node
@@ -676,6 +678,32 @@ def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
     elif isinstance(result, Traced) and _makes_view(node) and isinstance(leaves[0], Traced):
         leaves[0].add_made_view(result)
     return result
+
+
+def _refuse_negative_int_power(base: Any, exponent: Any) -> None:
+    """Python ints to a graph int's power are ints, but floats where the exponent is
+    negative (2 ** -1 == 0.5): refuse the runs where it is."""
+    if not (
+        isinstance(exponent, Traced)
+        and exponent.type.flavor == PYTHON
+        and exponent.type.dtype.kind in "bi"
+        and _python_int(base)
+    ):
+        return
+    effect(
+        runtime.refusal_effect,
+        call(operator.lt, exponent, 0),
+        "a Python int to the power of a negative int is a float (2 ** -1 == 0.5), but "
+        "graph mode gives this power one type on every run: the int it had while "
+        "tracing. Write the base as a float (2.0 ** k) where a float is meant, or call "
+        "the function's .eager(...) to run it as plain Python",
+    )
+
+
+def _python_int(value: Any) -> bool:
+    if isinstance(value, Traced):
+        return value.type.flavor == PYTHON and value.type.dtype.kind in "bi"
+    return isinstance(value, int)
 
 
 def check_current(value: Any) -> None:
@@ -814,11 +842,35 @@ def effect(fn: Any, *args: Any, **kwargs: Any) -> None:
 
 
 def const(value: Any) -> Traced:
-    """A graph constant holding a concrete number or array."""
+    """A graph constant holding a concrete number or array (an array as it is now)."""
     vtype = type_of(value)
     if vtype is None:
         raise StagingError(f"a {type(value).__name__} cannot be a graph value", user_location())
+    if isinstance(value, np.ndarray):
+        value = _snapshot(value)
     return Traced(add_node(Op.CONST, (), value, vtype))
+
+
+def _snapshot(array: np.ndarray) -> np.ndarray:
+    """A copy of an array made while tracing, as it is now: code traced later may still
+    write into it (``y = x + c; c[0] = 5``), which the graph's earlier read must not see.
+    One copy per array while its contents stay the same."""
+    if not array.flags.writeable and array.base is None:
+        return array
+    key = id(array)
+    held = _snapshots.get(key)
+    if held is not None and held[0]() is array and _same_contents(array, held[1]):
+        return held[1]
+    copy = array.copy()
+    _snapshots[key] = (weakref.ref(array, lambda _, key=key: _snapshots.pop(key, None)), copy)
+    return copy
+
+
+def _same_contents(a: np.ndarray, b: np.ndarray) -> bool:
+    return a.shape == b.shape and a.dtype == b.dtype and a.tobytes() == b.tobytes()
+
+
+_snapshots: dict[int, tuple[weakref.ref, np.ndarray]] = {}
 
 
 def lift(value: Any) -> Any:

@@ -262,3 +262,19 @@ def type_after_loop(n):
 def test_type_of_a_number_whose_type_depends_on_the_run_is_refused():
     with pytest.raises(ng.StagingError, match=r"type\(\) of a number whose Python type"):
         ng.function(type_after_loop, backend=backend())(3)
+
+
+def power_of_a_counted_int(n, base):
+    k = 0
+    for _ in range(n):
+        k -= 1
+    return base**k, base ** (k + n)
+
+
+@pytest.mark.parametrize("base", [2, True, -3])
+def test_int_to_a_graph_int_power_is_eagers_or_refused_when_negative(base):
+    """A Python int to a non-negative power is an int; to a negative power Python gives
+    a float, a type the graph has not, so that run is refused (never 0)."""
+    check(power_of_a_counted_int, 0, base)
+    with pytest.raises(LoopTypeError, match=r"negative int is a float.*2\.0 \*\* k"):
+        ng.function(power_of_a_counted_int, backend=backend())(2, base)

@@ -803,7 +803,7 @@ class Lowering:
         if call.fn is runtime.assert_effect and node.inputs[1].type.flavor != ARRAY:
             self.emit(f"if not {inputs[1]}:", indent, node)
             indent += 1
-        elif call.fn is runtime.unbound_effect:  # Python is called only to raise
+        elif call.fn in (runtime.unbound_effect, runtime.refusal_effect):  # only to raise
             self.emit(f"if {inputs[1]}:", indent, node)
             indent += 1
         self.emit(self._python_call(caller, inputs[1:], None), indent, node)

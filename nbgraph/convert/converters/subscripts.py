@@ -1,7 +1,9 @@
 """a[i] = v / a[i] += v / a[i][j] = v -> a = ag__.setitem(a, i, ...) (``+=``:
 ag__.augmented_item): item assignment rebinds the name, so it is visible to staged
-branches and loops.  Only for the
-function's own locals: an enclosing function's container is updated in place."""
+branches and loops.  Only for the function's own locals: an enclosing function's
+container is updated in place.  a[i] read at a variable index -> ag__.getitem(a, i),
+which reads an array made while tracing at an index known when the graph runs; x += v
+-> x = ag__.augmented(x, "iadd", v), which refuses writes made while tracing."""
 
 from __future__ import annotations
 
@@ -28,6 +30,15 @@ def _update(target: ast.Subscript, value: ast.expr, origin: ast.AST) -> ast.expr
 
 
 class SubscriptConverter(ScopedConverter):
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        """a[i] read at an index that is not a constant -> ag__.getitem(a, i)."""
+        self.generic_visit(node)
+        if not isinstance(node.ctx, ast.Load) or not any(
+            isinstance(n, ast.Name) for n in ast.walk(node.slice)
+        ):
+            return node
+        return replace_expr("ag__.getitem(x, i)", node, x=node.value, i=node.slice)
+
     def visit_Assign(self, node: ast.Assign) -> ast.AST | list[ast.stmt]:
         self.generic_visit(node)
         if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Subscript):
@@ -41,6 +52,15 @@ class SubscriptConverter(ScopedConverter):
     def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST | list[ast.stmt]:
         self.generic_visit(node)
         target = node.target
+        if isinstance(target, ast.Name) and self.is_local(target.id):
+            update = replace_expr(
+                "ag__.augmented(x, op, v)",
+                node,
+                x=as_load(target),
+                op=ast.Constant(_IN_PLACE[type(node.op)]),
+                v=node.value,
+            )
+            return replace("x = update", node, x=target.id, update=update)
         if (
             not isinstance(target, ast.Subscript)
             or _root(target) is None
