@@ -152,18 +152,43 @@ def _example(t: GraphType) -> Any:
 def _by_example(call: Call, examples: list[Any], args: Any = None) -> GraphType:
     """Run the call on example values and read off the result's type."""
     args = call.args if args is None else args
+    sizes = _EXAMPLE_SIZES[1:] if call.fn in _RANK_OF_ONE_ROW else _EXAMPLE_SIZES
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        try:
-            result = call.fn(*fill(args, examples), **fill(call.kwargs, examples))
-        except ArithmeticError:  # e.g. `a // 0` on a path that may never run: type it
-            result = call.fn(*_ones(fill(args, examples)), **call.kwargs)
+        for k, size in enumerate(sizes):
+            sized = _sized(examples, size)
+            try:
+                result = call.fn(*fill(args, sized), **fill(call.kwargs, sized))
+                break
+            except ArithmeticError:  # e.g. `a // 0` on a path that may never run: type it
+                result = call.fn(*_ones(fill(args, sized)), **call.kwargs)
+                break
+            except ValueError:  # e.g. np.split(x, 3): arrays of other sizes may do
+                if k == len(sizes) - 1 or not any(isinstance(e, np.ndarray) for e in sized):
+                    raise
     rtype = result_type_of(result)
     if rtype is None:
         raise TypeInferenceError(
             f"{call.name} returned a {type(result).__name__}, which graph mode cannot hold"
         )
     return rtype
+
+
+# The sizes of example arrays' dimensions, tried in turn where a call refuses the smaller
+# (np.split(x, 3) needs a length divisible by 3), and functions whose result has another
+# rank for inputs of size 1 (np.cov of one variable is 0-d), typed on size 2 first.
+_EXAMPLE_SIZES = (1, 2, 6, 12, 60)
+_RANK_OF_ONE_ROW = frozenset({np.cov, np.corrcoef})
+
+
+def _sized(examples: list[Any], size: int) -> list[Any]:
+    """The example arrays (all of size 1) with every dimension of ``size`` instead."""
+    if size == 1:
+        return examples
+    return [
+        np.ones((size,) * e.ndim, dtype=e.dtype) if isinstance(e, np.ndarray) and e.ndim <= 3 else e
+        for e in examples
+    ]
 
 
 def _ones(values: Any) -> Any:

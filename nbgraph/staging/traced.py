@@ -116,6 +116,29 @@ _METHODS = frozenset(f.method for f in AXIS_FUNCTIONS.values() if f.method) | {
 }
 
 
+def _ufunc_at(ufunc: np.ufunc, target: Any, index: Any, values: Any = None) -> None:
+    """``np.add.at(x, index, values)``: x updated in place, repeated indices adding up;
+    refused for other ufuncs and for an array made while tracing."""
+    if ufunc is not np.add or values is None:
+        raise StagingError(
+            f"np.{ufunc.__name__}.at is not supported in graph mode (np.add.at is); "
+            "call the function's .eager(...) to run it as plain Python",
+            user_location(),
+        )
+    if not (isinstance(target, Traced) and target.type.flavor == ARRAY):
+        raise StagingError(
+            "np.add.at into an array that is not a graph array (made from constants "
+            "while tracing), at indices or with values known only when the graph runs: "
+            "make the array from the function's arguments (np.zeros_like(x)), or call "
+            "the function's .eager(...) to run it as plain Python",
+            user_location(),
+        )
+    result = call(runtime.add_at, target, index, values)
+    if target.argument:  # written into the caller's array now, as eagerly
+        result = call(runtime.setitem, target, Ellipsis, result)
+    target.rebind(result.node)
+
+
 def write_out(fn: Any, args: tuple, kwargs: dict) -> Any:
     """``fn(..., out=a)``: the result written into the array ``a`` in place, as NumPy
     does (same_kind casting, broadcast to ``a``'s shape); returns ``a``."""
@@ -332,6 +355,8 @@ class Traced:
 
     # --- NumPy protocols -------------------------------------------------------------
     def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        if method == "at":
+            return _ufunc_at(ufunc, *inputs, **kwargs)
         fn = ufunc if method == "__call__" else getattr(ufunc, method)
         return call(fn, *inputs, **kwargs)
 

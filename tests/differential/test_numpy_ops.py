@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from harness import backend, check
+from harness import backend, check, check_writes
 
 VEC = np.array([1.5, -2.0, 0.0, 3.25, -0.5])
 IVEC = np.array([7, -3, 0, 12, -8])
@@ -199,7 +199,12 @@ def quadratic_form(a, x):
     return x @ a @ x
 
 
+def covariance(m):
+    return np.cov(m), np.corrcoef(m)
+
+
 LINALG = [
+    (covariance, (MAT,)),
     (matmul_forms, (MAT, MAT.T)),
     (matmul_forms, (MAT, np.array([1.0, 0.0, -1.0]))),
     (matmul_forms, (IMAT, np.arange(8).reshape(4, 2))),
@@ -345,7 +350,17 @@ def setitem_in_loop(n):
     return out
 
 
+def add_at_repeated_indices(x, index, values):
+    y = np.zeros_like(x)
+    np.add.at(y, index, values)
+    np.add.at(x, index, 1.0)  # into the argument, as eagerly
+    return y
+
+
 SETITEM = [
+    (add_at_repeated_indices, (VEC, np.array([0, 1, 1, -1]), np.array([1.0, 2.0, 3.0, 4.0]))),
+    (add_at_repeated_indices, (MAT, np.array([1, 0, 1]), np.ones((3, 3)))),
+    (add_at_repeated_indices, (VEC, np.array([0, 1]), np.array([1.0]))),
     (setitem_created, (4, 1, 2.5)),
     (setitem_created, (1, 0, -1.0)),
     (setitem_created, (6, -2, 7)),
@@ -374,7 +389,7 @@ SETITEM = [
 
 @pytest.mark.parametrize("fn, args", SETITEM, ids=ids_of(SETITEM))
 def test_setitem(fn, args):
-    check(fn, *args)
+    check_writes(fn, *args)
 
 
 # Shape manipulation and joining.

@@ -306,11 +306,14 @@ def add_at(x, index, values):
     repeated indices add up (the gradient of ``x[index]``)."""
     out = x.copy()
     n = out.shape[0]
+    if values.shape[0] != index.size and values.shape[0] != 1:
+        raise ValueError("shape mismatch: value array could not be broadcast to indexing result")
+    step = 1 if values.shape[0] == index.size else 0
     for k in range(index.size):
         i = index[k]
         if i < -n or i >= n:
             raise IndexError("index out of bounds for the first axis")
-        out[i if i >= 0 else i + n] += values[k]
+        out[i if i >= 0 else i + n] += values[k * step]
     return out
 
 

@@ -1151,11 +1151,14 @@ def _abs(self: Lowering, node: Node, args: list[str], kwargs: list[str]) -> str:
 
 
 def _add_at(self: Lowering, node: Node, args: list[str], kwargs: list[str]) -> str:
-    """runtime.add_at compiled for one 1-d integer index array, else NumPy's."""
-    index = node.arg.args[1]
-    if isinstance(index, Hole):
+    """runtime.add_at compiled for one 1-d integer index array and values of x's rank
+    (one item per index), else NumPy's."""
+    index, values = node.arg.args[1:3]
+    if isinstance(index, Hole) and isinstance(values, Hole):
         t = node.inputs[index.index].type
-        if t.ndim == 1 and t.dtype.kind in "iu" and t.flavor == ARRAY:
+        v = node.inputs[values.index].type
+        x = node.inputs[0].type
+        if t.ndim == 1 and t.dtype.kind in "iu" and t.flavor == ARRAY and v.ndim == x.ndim:
             return f"helpers.add_at({', '.join(args)})"
     return f"{self._callee(runtime.add_at)}({', '.join(args)})"
 

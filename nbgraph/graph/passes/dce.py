@@ -87,6 +87,9 @@ def _cannot_raise(node: Node) -> bool:
     fn = call.fn
     if fn in _STRUCTURAL:
         return True
+    if fn is runtime.range_len:  # raises for a step of 0 only
+        step = call.args[2]
+        return type(step) is int and step != 0
     if fn is bool:  # of a scalar (an array's truth value may be ambiguous)
         return all(isinstance(i.type, TensorType) and i.type.ndim == 0 for i in node.inputs)
     if fn in _LOGICAL:  # of bools (the flags graph mode keeps beside values)
