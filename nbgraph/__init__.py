@@ -5,6 +5,7 @@ from .api import GraphFunction, function, to_code, to_graph
 from .config import config
 from .diff import diff
 from .errors import (
+    ArgumentAliasError,
     ConversionError,
     GraphModeError,
     LoopTypeError,
@@ -46,6 +47,7 @@ def unload_ipython_extension(shell: object) -> None:
 
 
 __all__ = [
+    "ArgumentAliasError",
     "Comparison",
     "ConversionError",
     "Graph",

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from .errors.exceptions import ArgumentAliasError
 from .graph.ir import Graph
 from .graph.types import is_device_array
 
@@ -47,7 +48,7 @@ class ArgumentWrites:
                 raise ValueError("assignment destination is read-only")
             for j, other in enumerate(leaves):
                 if j != k and type(other) is np.ndarray and np.may_share_memory(leaf, other):
-                    raise ValueError(
+                    raise ArgumentAliasError(
                         f"the function writes into argument {self._name(k)}, and argument "
                         f"{self._name(j)} shares memory with it; graph mode treats arguments "
                         "as separate arrays, so a write through one would not be seen "

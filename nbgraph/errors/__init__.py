@@ -1,6 +1,7 @@
 """User-facing errors, and which traceback frames users see (``frames``)."""
 
 from .exceptions import (
+    ArgumentAliasError,
     ConversionError,
     GraphModeError,
     LoopTypeError,
@@ -12,6 +13,7 @@ from .exceptions import (
 )
 
 __all__ = [
+    "ArgumentAliasError",
     "ConversionError",
     "GraphModeError",
     "LoopTypeError",

@@ -50,6 +50,11 @@ class UndefinedValueError(GraphModeError, UnboundLocalError):
     """A variable is used on a path where graph mode cannot give it a value."""
 
 
+class ArgumentAliasError(GraphModeError, ValueError):
+    """The function writes into an argument array that another argument shares memory
+    with: graph mode keeps arguments as separate arrays."""
+
+
 class BreakpointReached(Exception):
     """A graph run reached ``nbgraph.breakpoint()``: the call runs again as Python,
     recorded, and the stepper opens there (never shown to users)."""
