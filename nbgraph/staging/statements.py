@@ -286,7 +286,40 @@ def getitem(target: Any, index: Any) -> Any:
     graph runs (``coeffs[i]`` in a graph loop), is read as a graph constant."""
     if isinstance(target, np.ndarray) and _has_graph_value(index):
         return lift(target)[index]
+    if (target is np.mgrid or target is np.ogrid) and _has_graph_value(index):
+        return _grid(target is np.ogrid, index)
     return target[index]
+
+
+def _grid(sparse: bool, index: Any) -> Any:
+    """np.mgrid[a:b, c:d] / np.ogrid[...] with graph bounds, from np.arange as NumPy
+    makes it (NumPy's own would convert the bounds to numbers)."""
+    items = index if type(index) is tuple else (index,)
+    if not all(type(item) is slice for item in items) or any(
+        isinstance(v, complex) for item in items for v in (item.start, item.stop, item.step)
+    ):
+        raise StagingError(
+            "np.mgrid/np.ogrid with bounds known only when the graph runs take slices "
+            "with real steps (a:b or a:b:step); call the function's .eager(...) to run "
+            "it as plain Python",
+            user_location(),
+        )
+    ranges = [
+        call(np.arange, 0 if s.start is None else s.start, s.stop, 1 if s.step is None else s.step)
+        for s in items
+    ]
+    if type(index) is not tuple:
+        return ranges[0]
+    if any(r.dtype.kind == "f" for r in ranges):
+        ranges = [r.astype(np.float64) for r in ranges]
+    if sparse:
+        shapes = [[1] * len(ranges) for _ in ranges]
+        for k, shape in enumerate(shapes):
+            shape[k] = -1
+        return tuple(r.reshape(shape) for r, shape in zip(ranges, shapes))
+    grid = np.stack(np.meshgrid(*ranges, indexing="ij"))
+    grid.leading = len(ranges)
+    return grid
 
 
 def augmented_item(target: Any, index: Any, operation: str, value: Callable[[], Any]) -> Any:
@@ -341,6 +374,13 @@ def set_attribute(obj: Any, attr: str, value: Any) -> None:
             "do not run it, and only once, while tracing. Keep the value in a local "
             "variable (or a dataclass), or call the function's .eager(...) to run it as "
             "plain Python",
+            user_location(),
+        )
+    if isinstance(obj, Traced):
+        raise StagingError(
+            f"x.{attr} = ... changes a graph array in place, which graph mode does not "
+            f"do; make a new array (x = x.reshape(...) for the shape, x = x.astype(...) "
+            "for the dtype), or call the function's .eager(...) to run it as plain Python",
             user_location(),
         )
     setattr(obj, attr, value)

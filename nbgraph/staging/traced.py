@@ -189,6 +189,9 @@ class Traced:
     # A scalar's other types at run time, each with the graph bool that selects it
     # (see ``flavors``): eager code's Python int where the graph's is a NumPy int64...
     alts: Alts = ()
+    # The length of the first axis where it is known while tracing (np.mgrid's: one item
+    # per slice), so that ``x, y = np.mgrid[...]`` unpacks.
+    leading: int | None = None
 
     def __init__(self, node: Any, sliced: tuple[Traced, Any] | None = None) -> None:
         self.node = node
@@ -486,6 +489,8 @@ class Traced:
         raise self._needs_value("len()")
 
     def __iter__(self) -> Any:
+        if self.leading is not None:
+            return iter([self[k] for k in range(self.leading)])
         raise self._needs_value("iteration")
 
     def __index__(self) -> int:

@@ -247,7 +247,7 @@ class Lowering:
             "from numba.typed import List",
             "from nbgraph.backend.numba_cpu import array_reductions, complex_powers",
             "from nbgraph.backend.numba_cpu import float32_powers, helpers, numpy_loops",
-            "from nbgraph.backend.numba_cpu import pairwise, wrapping",
+            "from nbgraph.backend.numba_cpu import pairwise, products, wrapping",
             "",
             *(line for cb in self.callbacks for line in ("", *cb.splitlines(), "")),
             "",
@@ -662,6 +662,8 @@ class Lowering:
             if fn is operator.truediv and node.type.dtype == np.float64:
                 args = [f"np.float64({a})" for a in args]  # NumPy divides integers as float64
             return f"{_ARRAY_DIVISION[fn]}({', '.join(args)})"
+        if fn is operator.matmul:
+            return _matmul(self, node, args, kwargs)
         op = OPERATORS.get(fn)
         if op is not None and op.syntax is not None:
             if op.arity == 1:
@@ -890,9 +892,13 @@ def _beyond_numba(node: Node) -> bool:
     indices or a boolean mask of more than one dimension; arrays from lists of tuples,
     and np.vstack/np.hstack of lists (they follow NumPy's rules for every rank);
     ``np.clip`` outside a fused kernel (Numba's ignores NaN bounds); ordering complex
-    numbers.  And what Numba rejects late, after compiling much else: indexing with a
-    boolean scalar (``x[s > 0]``), ``np.linspace`` with more than start, stop and num."""
+    numbers; ``np.histogram`` (Numba's puts values on bin edges in other bins) and
+    ``np.linalg`` (Numba's LAPACK and loops round otherwise).  And what Numba rejects
+    late, after compiling much else: indexing with a boolean scalar (``x[s > 0]``),
+    ``np.linspace`` with more than start, stop and num."""
     if node.arg.fn is np.clip or method_name(node.arg) == "clip" or _complex_statistic(node):
+        return True
+    if node.arg.fn is np.histogram or getattr(node.arg.fn, "__module__", "") == "numpy.linalg":
         return True
     if node.arg.fn is np.linspace:
         return len(node.arg.args) > 3 or not set(node.arg.kwargs) <= {"num"}
@@ -1129,10 +1135,12 @@ def _arg_extremum(self: Lowering, node: Node, args: list[str], kwargs: list[str]
 
 
 def _matmul(self: Lowering, node: Node, args: list[str], kwargs: list[str]) -> str:
-    """np.matmul as ``@`` (what Numba compiles)."""
+    """np.matmul, ``@`` and np.dot of two operands as NumPy computes them (see
+    ``products``)."""
+    name = "dot" if node.arg.fn is np.dot else "matmul"
     if kwargs or len(args) != 2:
-        return f"np.matmul({', '.join(args + kwargs)})"
-    return f"({args[0]} @ {args[1]})"
+        return f"np.{name}({', '.join(args + kwargs)})"
+    return f"products.{name}({args[0]}, {args[1]})"
 
 
 def _outer(self: Lowering, node: Node, args: list[str], kwargs: list[str]) -> str:
@@ -1187,6 +1195,7 @@ _EXPRESSIONS: dict[Callable, Callable] = {
     int: _python_cast("int"),
     float: _python_cast("float"),
     np.matmul: _matmul,
+    np.dot: _matmul,
     np.outer: _outer,
     abs: _abs,
     runtime.add_at: _add_at,

@@ -78,6 +78,15 @@ class OuterWriteConverter(ScopedConverter):
         return out
 
     def visit_Assign(self, node: ast.Assign) -> ast.AST | list[ast.stmt]:
+        if len(node.targets) > 1 and any(isinstance(t, ast.Attribute) for t in node.targets):
+            # a.x = b = v: the value once, then each target in turn, as Python assigns
+            value = self.namer.new("value")
+            first = replace("v = value", node, v=value, value=node.value)
+            each = [
+                ast.copy_location(ast.Assign(targets=[t], value=ast.Name(value, ast.Load())), node)
+                for t in node.targets
+            ]
+            return first + [out for stmt in each for out in _listed(self.visit_Assign(stmt))]
         self.generic_visit(node)
         for target in node.targets:
             if isinstance(target, ast.Subscript):
@@ -115,3 +124,7 @@ class OuterWriteConverter(ScopedConverter):
     def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AST | list[ast.stmt]:
         self.generic_visit(node)
         return [node, *self._checks([node.target], node)]
+
+
+def _listed(result: ast.AST | list[ast.stmt]) -> list[ast.stmt]:
+    return result if isinstance(result, list) else [result]
