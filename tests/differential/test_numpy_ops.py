@@ -36,6 +36,10 @@ def powers(x):
     return x**2, x**3, np.abs(x) ** 0.5, 2.0**x
 
 
+def complex_square(z, c):
+    return z**2 + c, (z * 2.0) ** 2
+
+
 def comparisons(x, y):
     return x < y, x <= y, x == y, x != y, x > y, x >= y
 
@@ -54,6 +58,8 @@ ELEMENTWISE = [
     (powers, (VEC,)),
     (powers, (np.array([1, 2, 3]),)),
     (powers, (F32,)),
+    (complex_square, (VEC + 1j * VEC[::-1], 0.5 - 1j)),
+    (complex_square, ((F32 - 1j * F32).astype(np.complex64), np.complex64(2j))),
     (comparisons, (VEC, 0.0)),
     (comparisons, (IMAT, np.array([0, 1, -1, 2]))),
     (comparisons, (IVEC, np.array([7.0, 0.0, 0.0, 1.0, -8.0]))),

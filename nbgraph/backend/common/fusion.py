@@ -64,8 +64,9 @@ def is_select(node: Node) -> bool:
 
 
 def small_power(node: Node) -> int | float | None:
-    """The exponent of ``x ** 2`` or ``x ** 0.5`` of a float ``x``, which kernels
-    compute as ``x * x`` and ``sqrt``, as NumPy does; None for any other node (other
+    """The exponent of ``x ** 2`` or ``x ** 0.5`` of a float ``x`` (``x ** 2`` of a
+    complex one too), which kernels compute as ``x * x`` and ``sqrt``, as NumPy does
+    (Numba's complex power goes through exp and log); None for any other node (other
     exponents are NumPy's ``power`` loop: ``x * x * x`` differs from it in the last bit
     for a quarter of the values)."""
     call = node.arg
@@ -73,11 +74,13 @@ def small_power(node: Node) -> int | float | None:
         call.fn not in (operator.pow, np.power)
         or len(node.inputs) != 1
         or len(call.args) != 2
-        or node.inputs[0].type.dtype.kind != "f"
+        or node.inputs[0].type.dtype.kind not in "fc"
     ):
         return None
     exponent = call.args[1]
-    return exponent if type(exponent) in (int, float) and exponent in (2, 0.5) else None
+    if type(exponent) not in (int, float) or exponent not in (2, 0.5):
+        return None
+    return exponent if exponent == 2 or node.inputs[0].type.dtype.kind == "f" else None
 
 
 def is_fusable(node: Node) -> bool:
