@@ -259,9 +259,10 @@ def _trace_branch(fn: Callable, init: State, description: str) -> _Branch:
 def _changes_concrete_alias(
     names: Sequence[str], init: State, branches: Sequence[_Branch], where: str
 ) -> None:
-    """Refuse an if that writes into (or rebinds) a variable naming an array made from
-    constants while tracing that other variables name too: each branch works on its own
-    copy of such an array, so eagerly visible writes would not reach the others."""
+    """Refuse an if that writes into a variable naming an array made from constants
+    while tracing that other variables name too (or computes its new value from it):
+    each branch works on its own copy of such an array, so eagerly visible writes would
+    not reach the others."""
     for k, (name, value) in enumerate(zip(names, init)):
         others = concrete_aliases(name, value)
         if not others:
@@ -903,8 +904,8 @@ def _refuse_writes_into_other_memory(
         raise StagingError(
             f"'{name}' is written into in the loop at {where} and then assigned {what}: "
             f"eagerly the next iteration writes through '{name}' into that array, which "
-            f"graph mode cannot follow. Write into the array by its own name, make '{name}' "
-            f"a copy ({name} = ....copy()), or call the function's .eager(...) to run it "
+            f"graph mode cannot follow. Write into that array by its own name, assign "
+            f"'{name}' a copy of it (.copy()), or call the function's .eager(...) to run it "
             "as plain Python",
             user_location(),
         )
@@ -944,9 +945,8 @@ def _written_alias(name: str, place: str, others: list[str]) -> str:
         f"{place} writes into '{name}', an array made from constants while tracing "
         f"that {listed} also name{'s' * (len(others) == 1)}; graph mode carries the "
         "variable's value through the statement, so eagerly visible writes would not "
-        f"reach {listed}. Write into the array by one name only, "
-        f"make '{name}' a copy ({name} = ....copy()), or call the function's .eager(...) "
-        "to run it as plain Python"
+        f"reach {listed}. Write into the array by one name only, assign '{name}' a copy "
+        "(.copy()), or call the function's .eager(...) to run it as plain Python"
     )
 
 
