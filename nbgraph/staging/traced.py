@@ -116,6 +116,23 @@ _METHODS = frozenset(f.method for f in AXIS_FUNCTIONS.values() if f.method) | {
 }
 
 
+def _ufunc_outer(ufunc: np.ufunc, a: Any, b: Any) -> Any:
+    """``np.add.outer(a, b)`` as NumPy defines it, ``a`` with an axis of length one per
+    axis of ``b`` (``a[:, None] + b`` for vectors): a broadcast that fuses with what
+    uses it, rather than a call back into NumPy."""
+    a, b = (_as_array(v) for v in (a, b))  # (as NumPy's: a number is a 0-d array there)
+    if a.type.ndim == 0:
+        return call(ufunc, a, b)
+    return call(ufunc, a[(Ellipsis,) + (None,) * b.type.ndim], b)
+
+
+def _as_array(value: Any) -> Traced:
+    """np.asarray(value) as a graph value (a Python number becomes a 0-d array)."""
+    if not isinstance(value, Traced):
+        return const(np.asarray(value))
+    return value if value.type.flavor == ARRAY else call(np.asarray, value)
+
+
 def _ufunc_at(ufunc: np.ufunc, target: Any, index: Any, values: Any = None) -> None:
     """``np.add.at(x, index, values)``: x updated in place, repeated indices adding up;
     refused for other ufuncs and for an array made while tracing."""
@@ -360,6 +377,8 @@ class Traced:
     def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
         if method == "at":
             return _ufunc_at(ufunc, *inputs, **kwargs)
+        if method == "outer" and len(inputs) == 2 and not kwargs and ufunc.nin == 2:
+            return _ufunc_outer(ufunc, *inputs)
         fn = ufunc if method == "__call__" else getattr(ufunc, method)
         return call(fn, *inputs, **kwargs)
 

@@ -103,7 +103,18 @@ def sign_floor_ceil_round(x):
     return np.sign(x), np.floor(x), np.ceil(x), np.round(x, 1)
 
 
+def outer_products(a, b, m):
+    return (
+        np.add.outer(a, b),
+        np.multiply.outer(b, a),
+        np.subtract.outer(a, 2.0),
+        np.minimum(m, np.add.outer(m[:, 0], m[0, :])),
+    )
+
+
 UFUNCS = [
+    (outer_products, (VEC, IVEC[:3], MAT[:, :2])),
+    (outer_products, (F32, np.float32(2.0), np.ones((2, 2), np.float32))),
     (unary_math, (VEC,)),
     (unary_math, (MAT,)),
     (unary_math, (F32,)),
