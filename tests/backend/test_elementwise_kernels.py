@@ -246,3 +246,26 @@ def test_where_is_fused_with_numpys_dtypes_and_values():
         else:
             assert e.dtype == r.dtype and np.array_equal(e, r)
     assert "np.where" not in source_of(g)  # each one a loop of the kernels
+
+
+def stencil_on_views(x, col, row):
+    """Operands whose rows are contiguous but not one after the other, some broadcast
+    along rows (``col``) or columns (``row``), read and written row by row."""
+    y = np.zeros_like(x)
+    y[1:, 1:] = 0.5 * (x[1:, 1:] - x[:-1, :-1]) + col[1:] * row[:, 1:]
+    y[:-1, :] -= x[1:, :] * 0.25
+    return y, x[:, 2:] / (x[:, :-2] + 1.0)
+
+
+@pytest.mark.parametrize("columns", [3, 9, 40])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_kernels_over_rows_of_views_are_numpys_to_the_bit(columns, dtype):
+    rng = np.random.default_rng(columns)
+    x = rng.standard_normal((7, columns)).astype(dtype)
+    col = rng.standard_normal((7, 1)).astype(dtype)
+    row = rng.standard_normal((1, columns)).astype(dtype)
+    g = ng.function(stencil_on_views)
+    for eager, graph in zip(stencil_on_views(x, col, row), g(x, col, row)):
+        same_bits(eager, graph)
+    for eager, graph in zip(stencil_on_views(x, col, row), g(x, col, row)):  # compiled
+        same_bits(eager, graph)

@@ -360,6 +360,8 @@ class KernelWriter:
                 f"            o[base + np.uint64(i1)] = {expr}",
                 "    return out",
             ]
+            if not parallel:  # (the row buffers of rows_setup are shared)
+                body += self._rows_of_views(ops)
         target = ", ".join(f"i{j}" for j in range(ops.ndim))
 
         def store(access: Callable[[int, Node], str]) -> Lines:
@@ -368,6 +370,24 @@ class KernelWriter:
 
         body += [*ops.general_loops(store, parallel), "return out"]
         return self._add("kernel", self._function(ops, body, parallel=parallel))
+
+    def _rows_of_views(self, ops: Operands) -> Lines:
+        """A 2-d kernel's loop over rows of operands whose rows are contiguous but not
+        one after the other (``x[:, 1:]``, the interior of a stencil): each row read as
+        a contiguous 1-d array, so the loop along it vectorizes (the general nest
+        indexes in two dimensions, and does not)."""
+        lines, expr = ops.element(lambda k, node: f"r{k}[i1]")
+        return [
+            f"if n1 > 8 and {ops.rows_test()}:",
+            *indent(ops.rows_setup()),
+            "    for i0 in range(n0):",
+            *indent(ops.row("i0"), 2),
+            "        w = out[i0]",
+            "        for i1 in range(n1):",
+            *indent(lines, 3),
+            f"            w[i1] = {expr}",
+            "    return out",
+        ]
 
     def _function(
         self,
@@ -395,6 +415,21 @@ class KernelWriter:
             "helpers.check_broadcast(a0.shape, out.shape)",
             "a0 = helpers.apart(a0, out)",
             *(f"s{j} = 0 if a0.shape[{j - lead}] == 1 else 1" for j in range(lead, rank)),
+        ]
+        if rank == 2 and source_rank == 2:
+            # Rows of views contiguous along them (a stencil's interior): row by row as
+            # contiguous 1-d arrays, which vectorizes.
+            body += [
+                "if out.shape[1] > 8 and a0.shape[1] == out.shape[1] and "
+                "pairwise.rows_contiguous(out) and pairwise.rows_contiguous(a0):",
+                "    for i0 in range(out.shape[0]):",
+                "        w = pairwise.flat(out[i0])",
+                "        r = pairwise.flat(a0[i0 * s0])",
+                "        for i1 in range(w.size):",
+                "            w[i1] = r[i1]",
+                "    return",
+            ]
+        body += [
             *loops,
             f"{'    ' * rank}out[{', '.join(f'i{j}' for j in range(rank))}] = a0[{element}]",
         ]
