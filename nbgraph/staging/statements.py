@@ -312,11 +312,9 @@ def _grid(sparse: bool, index: Any) -> Any:
         return ranges[0]
     if any(r.dtype.kind == "f" for r in ranges):
         ranges = [r.astype(np.float64) for r in ranges]
-    if sparse:
-        shapes = [[1] * len(ranges) for _ in ranges]
-        for k, shape in enumerate(shapes):
-            shape[k] = -1
-        return tuple(r.reshape(shape) for r, shape in zip(ranges, shapes))
+    if sparse:  # each range along its own axis
+        last = len(ranges) - 1
+        return tuple(r.reshape((1,) * k + (-1,) + (1,) * (last - k)) for k, r in enumerate(ranges))
     grid = np.stack(np.meshgrid(*ranges, indexing="ij"))
     grid.leading = len(ranges)
     return grid

@@ -732,12 +732,7 @@ def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
 def _refuse_negative_int_power(base: Any, exponent: Any) -> None:
     """Python ints to a graph int's power are ints, but floats where the exponent is
     negative (2 ** -1 == 0.5): refuse the runs where it is."""
-    if not (
-        isinstance(exponent, Traced)
-        and exponent.type.flavor == PYTHON
-        and exponent.type.dtype.kind in "bi"
-        and _python_int(base)
-    ):
+    if not (isinstance(exponent, Traced) and _python_int(exponent) and _python_int(base)):
         return
     effect(
         runtime.refusal_effect,
