@@ -106,30 +106,57 @@ def test_float32_cubes_and_fourth_powers_are_numpys_over_every_magnitude():
                 same_bits(np.asarray(e), np.asarray(r))
 
 
-def test_float32_small_powers_are_fused_where_they_match_numpy():
-    """Where the fast powers match NumPy's loop here, a cube is one more step of the
-    fused loop, not a call of NumPy's ``power`` on each block."""
-    if not float32_power.matches_numpy(3):
-        pytest.skip("NumPy's float32 power on this machine is not the C library's powf")
+def test_float32_small_powers_take_the_fastest_route_that_matches_numpy():
+    """Where the float64 route matches NumPy's loop here for both signs, a cube is one
+    more step of the fused loop; where it matches for one sign, blocks send the other
+    sign's bases through NumPy's loop in one call; else NumPy's loop computes them all."""
     g = ng.function(gelu_cubes)
     g(np.ones((4, 5), np.float32))
-    assert "float32_powers.power_3(" in source_of(g)
-    assert "power_into" not in source_of(g)
-    assert not float32_power.matches_numpy(5)  # only 3 and 4
+    signs = float32_power.matching_signs(3)
+    source = source_of(g)
+    fused, blocks = "float32_powers.power_3(" in source, "float32_powers.power_into(" in source
+    assert (fused, blocks) == (all(signs), any(signs) and not all(signs))
+    assert float32_power.matching_signs(5) == (False, False)  # only 3 and 4
+
+
+@pytest.mark.parametrize("sign", [0, 1], ids=["negative", "positive"])
+def test_float32_power_blocks_are_numpys_for_either_sign_alone(monkeypatch, sign):
+    """Blocks that take the float64 route for one sign only (the other through NumPy's
+    loop) give eager's bits over every magnitude, both signs, specials included."""
+    if not float32_power.matching_signs(3)[sign]:
+        pytest.skip("the float64 route does not match NumPy's loop for this sign here")
+    only = (sign == 0, sign == 1)
+    monkeypatch.setattr(float32_power, "matching_signs", lambda k: only)
+    bits = np.random.default_rng(8).integers(0, 1 << 32, 1 << 18, dtype=np.uint64)
+    x = np.concatenate([bits.astype(np.uint32).view(np.float32), np.float32(SPECIAL)])
+    g = ng.function(float32_powers)
+    with np.errstate(all="ignore"):
+        result = g(x, 0)
+        assert "float32_powers.power_into(" in source_of(g)
+        for e, r in zip(float32_powers(x, 0), result):
+            same_bits(np.asarray(e), np.asarray(r))
 
 
 def test_float32_powers_are_checked_against_numpys_loop(monkeypatch):
-    """A NumPy whose float32 power rounds otherwise (another C library, AVX-512 loops)
-    keeps its own loop for every element."""
-    exact = float32_power.matches_numpy.__wrapped__
+    """A NumPy whose float32 power rounds otherwise (another C library, AVX-512 loops),
+    for one sign of the base or both, keeps its own loop for the bases of that sign."""
+    exact = float32_power.matching_signs.__wrapped__
+    power = np.power
 
-    def other_rounding(x, k):
-        return np.nextafter(np.float32(x.astype(np.float64) ** int(k)), np.float32(np.inf))
+    def other_rounding(sign):
+        def rounding(x, k):
+            wide = np.float32(x.astype(np.float64) ** int(k))
+            moved = np.nextafter(wide, np.float32(np.inf))
+            return np.where(np.sign(x) == sign, moved, power(x, k))
 
-    monkeypatch.setattr(float32_power.np, "power", other_rounding)
-    assert not exact(3)
+        return rounding
+
+    monkeypatch.setattr(float32_power.np, "power", other_rounding(1))
+    assert exact(3)[1] is False
+    monkeypatch.setattr(float32_power.np, "power", other_rounding(-1))
+    assert exact(3)[0] is False
     monkeypatch.undo()
-    assert exact(3) == float32_power.matches_numpy(3)
+    assert exact(3) == float32_power.matching_signs(3)
 
 
 def staged(x, y):

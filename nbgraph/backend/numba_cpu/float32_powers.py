@@ -5,14 +5,20 @@ NumPy raises float32 values to a power with the C library's ``powf``, about 20 n
 element; ``y * y * y`` takes one but differs from it in the last bit for some inputs.
 Here the power is computed in float64, where ``y * y`` is exact and only the last
 product rounds, and that value is rounded to float32.  Rounding gives ``powf``'s result
-wherever the float64 value lies further than 2**-31 of itself from a point where the
-float32 rounding changes: ``powf``'s own error is smaller than that (checked over every
-float32 input for both exponents).  The rest, about one input in 140, goes to
-NumPy's loop.
+wherever the float64 value is a normal float32 (or zero, or infinite) and lies further
+than 2**-31 of itself from a point where the float32 rounding changes: ``powf``'s own
+error is smaller than that (checked over every float32 input for both exponents).  The
+rest, about one input in 140, goes to NumPy's loop.
 
 Which loop NumPy runs depends on the machine (another C library, NumPy's AVX-512
-loops), so ``matches_numpy`` checks these functions against ``np.power`` on sample
-inputs first; where they differ, graph mode keeps NumPy's loop for every element.
+loops), so ``matching_signs`` checks these functions against ``np.power`` on sample
+inputs of each sign first.  Where both signs match, a power is one more step of a
+fused loop (``power_3``); where one does, blocks of elements (``power_into``) send the
+bases of the other sign through NumPy's loop in one call: with AVX-512, NumPy's loop is
+SIMD code (about 1 ns an element) for positive bases, whose last bits differ from
+``powf``'s, and calls out to a slow exact path (about 90 ns) for negative ones, which
+the float64 route matches.  Where neither matches, graph mode keeps NumPy's loop for
+every element.
 """
 
 from __future__ import annotations
@@ -28,33 +34,74 @@ from . import numpy_loops
 
 EXPONENTS = (3, 4)
 _MARGIN = 2.0**-31  # relative distance from a rounding boundary that powf's error stays within
+_TINY = float(np.finfo(np.float32).tiny)  # below it float32 results lose precision
 
 
-@njit(cache=True)
-def _rounded(wide, x, exponent):
-    """``wide`` rounded to float32 where that is ``powf``'s result, else NumPy's loop."""
+@njit(cache=True, error_model="numpy")
+def _wide(x, exponent):
+    """``x ** exponent`` in float64: exact up to the last product's rounding."""
+    wide = np.float64(x)
+    square = wide * wide
+    return square * wide if exponent == 3 else square * square
+
+
+@njit(cache=True, error_model="numpy")
+def _sure(wide):
+    """Whether ``wide`` rounded to float32 is ``powf``'s result (without branches, so
+    that loops calling it vectorize)."""
     near = np.float32(wide)
-    if np.float32(wide * (1.0 + _MARGIN)) == near and np.float32(wide * (1.0 - _MARGIN)) == near:
-        return near
-    return numpy_loops.power(x, np.float32(exponent))
+    size = abs(wide)
+    return (
+        (size == 0.0)
+        | (size == np.inf)
+        | (
+            (size >= _TINY)
+            & (np.float32(wide * (1.0 + _MARGIN)) == near)
+            & (np.float32(wide * (1.0 - _MARGIN)) == near)
+        )
+    )
 
 
 @njit(cache=True)
 def power_3(x):
     """``x ** 3`` of a float32 ``x``, as NumPy computes it."""
-    wide = np.float64(x)
-    return _rounded(wide * wide * wide, x, 3)
+    wide = _wide(x, 3)
+    return np.float32(wide) if _sure(wide) else numpy_loops.power(x, np.float32(3))
 
 
 @njit(cache=True)
 def power_4(x):
     """``x ** 4`` of a float32 ``x``, as NumPy computes it."""
-    square = np.float64(x) * np.float64(x)
-    return _rounded(square * square, x, 4)
+    wide = _wide(x, 4)
+    return np.float32(wide) if _sure(wide) else numpy_loops.power(x, np.float32(4))
 
 
-def _sure(x: np.ndarray, exponent: int) -> tuple[np.ndarray, np.ndarray]:
-    """What ``_rounded`` computes without NumPy's loop, and where it does, in NumPy."""
+@njit(cache=True, error_model="numpy")
+def power_into(x, out, exponent, negative, positive):
+    """``x ** exponent`` of a block of float32 values into ``out`` (which may be ``x``),
+    as NumPy computes it: in float64 for bases of a sign that matches NumPy here
+    (``negative``, ``positive``: zeros count as positive), the rest by one call of
+    NumPy's loop over the block with 1 in their place.  Both loops vectorize."""
+    n = x.size
+    scratch = np.empty(3 * n, np.float32)  # one allocation: a block is short
+    nears = scratch[:n]  # NaN where NumPy's loop computes the element
+    bases = scratch[n : 2 * n]
+    exponents = scratch[2 * n :]
+    exponents[:] = exponent
+    for j in range(n):
+        v = x[j]
+        wide = _wide(v, exponent)
+        take = _sure(wide) & (((v < 0) & negative) | ((v >= 0) & positive))
+        nears[j] = np.float32(wide) if take else np.float32(np.nan)
+        bases[j] = np.float32(1.0) if take else v
+    numpy_loops.power_into(bases, exponents, bases)
+    for j in range(n):
+        near = nears[j]
+        out[j] = bases[j] if near != near else near
+
+
+def _rounded(x: np.ndarray, exponent: int) -> tuple[np.ndarray, np.ndarray]:
+    """What ``_sure``'s route computes, and where it is taken, in NumPy."""
     wide = x.astype(np.float64)
     square = wide * wide
     wide = square * wide if exponent == 3 else square * square
@@ -63,27 +110,31 @@ def _sure(x: np.ndarray, exponent: int) -> tuple[np.ndarray, np.ndarray]:
         (wide * (1.0 + _MARGIN)).astype(np.float32),
         (wide * (1.0 - _MARGIN)).astype(np.float32),
     )
-    return near, (up == near) & (down == near)
+    sure = (np.abs(wide) >= _TINY) & (up == near) & (down == near)
+    return near, sure | (wide == 0.0) | np.isinf(wide)
 
 
 @functools.cache
-def matches_numpy(exponent: int) -> bool:
-    """Whether ``power_<exponent>`` gives NumPy's bits here, on 2**17 inputs spread over
-    every float32 magnitude whose power is finite (a few milliseconds, once)."""
+def matching_signs(exponent: int) -> tuple[bool, bool]:
+    """Whether the float64 route gives NumPy's bits here for negative and for positive
+    bases, on 2**16 inputs of each sign spread over every float32 magnitude whose power
+    is finite (a few milliseconds, once)."""
     if exponent not in EXPONENTS:
-        return False
-    bits = np.random.default_rng(exponent).integers(0, 1 << 32, 1 << 17, dtype=np.uint64)
+        return False, False
+    bits = np.random.default_rng(exponent).integers(0, 1 << 31, 1 << 16, dtype=np.uint64)
     x = bits.astype(np.uint32).view(np.float32)
-    with np.errstate(all="ignore"):
-        x = x[np.isfinite(x) & (np.abs(x) < 1e9)]
-        near, sure = _sure(x, exponent)
-        expected = np.power(x, np.float32(exponent))
-    return bool(np.array_equal(near[sure].view(np.uint32), expected[sure].view(np.uint32)))
+    x = x[np.isfinite(x) & (x < 1e9)]
+    matches = []
+    for base in (-x, x):
+        with np.errstate(all="ignore"):
+            near, sure = _rounded(base, exponent)
+            expected = np.power(base, np.float32(exponent))
+        matches.append(np.array_equal(near[sure].view(np.uint32), expected[sure].view(np.uint32)))
+    return matches[0], matches[1]
 
 
-def exponent(node: Node) -> int | None:
-    """The exponent of a node computing ``y ** 3`` or ``y ** 4`` of float32 ``y`` that
-    ``power_3``/``power_4`` compute as NumPy does here; None for any other node."""
+def _power(node: Node) -> int | None:
+    """The exponent of a node computing ``y ** 3`` or ``y ** 4`` of float32 ``y``."""
     call = node.arg
     if (
         call.fn not in (operator.pow, np.power)
@@ -95,6 +146,21 @@ def exponent(node: Node) -> int | None:
     ):
         return None
     k = call.args[1]
-    if type(k) not in (int, float) or k not in EXPONENTS or not matches_numpy(int(k)):
+    return int(k) if type(k) in (int, float) and k in EXPONENTS else None
+
+
+def exponent(node: Node) -> int | None:
+    """The exponent of a float32 ``y ** 3`` or ``y ** 4`` that ``power_3``/``power_4``
+    compute as NumPy does here for bases of both signs; None for any other node."""
+    k = _power(node)
+    return k if k is not None and all(matching_signs(k)) else None
+
+
+def by_blocks(node: Node) -> tuple[int, bool, bool] | None:
+    """The exponent and matching signs of a float32 ``y ** 3`` or ``y ** 4`` that
+    ``power_into`` computes faster than NumPy's loop (one sign matches, not both)."""
+    k = _power(node)
+    if k is None:
         return None
-    return int(k)
+    negative, positive = matching_signs(k)
+    return (k, negative, positive) if negative != positive else None

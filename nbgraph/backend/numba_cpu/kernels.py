@@ -26,8 +26,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-import numpy as np
-
 from ...graph.ir import Node
 from ...graph.types import TensorType
 from ..common.fusion import Group
@@ -51,8 +49,9 @@ class Lowering(Protocol):
     def block_loop(self, node: Node) -> bool:
         """Whether ``node`` is computed by NumPy's loop over a block."""
 
-    def numpy_loop(self, node: Node, inputs: list[str]) -> tuple[np.ufunc, list[str]] | None:
-        """The ufunc whose NumPy loop computes ``node``, and its operands (None: none)."""
+    def block_function(self, node: Node, inputs: list[str]) -> tuple[str, list[str], str]:
+        """The function computing a block of ``node``'s elements (``block_loop``), its
+        operands, and the arguments it takes after its output."""
 
 
 HEADER = '@njit(cache=True, boundscheck=False, error_model="numpy")'
@@ -66,13 +65,15 @@ def indent(lines: Lines, depth: int = 1) -> Lines:
 @dataclass
 class Stage:
     """A member NumPy's loop computes by blocks (``Operands.stages``): ``lines`` and
-    ``operands`` compute its operands element by element (into buffers ``b{n}_{k}``)."""
+    ``operands`` compute its operands element by element (into buffers ``b{n}_{k}``);
+    ``function(operands..., out{after})`` computes the block."""
 
     member: Node
     n: int
-    ufunc: np.ufunc
+    function: str
     lines: Lines
     operands: list[str]
+    after: str
 
 
 class Operands:
@@ -135,8 +136,8 @@ class Operands:
         for n, member in enumerate(members):
             args = [element[i] for i in member.inputs]
             if member in staged:
-                ufunc, operands = self.lowering.numpy_loop(member, args)
-                stages.append(Stage(member, n, ufunc, lines[member], operands))
+                function, operands, after = self.lowering.block_function(member, args)
+                stages.append(Stage(member, n, function, lines[member], operands, after))
                 element[member] = f"b{n}_0[j]"
                 if member is self.result:
                     return stages, [], None

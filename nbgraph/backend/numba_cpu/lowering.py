@@ -692,6 +692,17 @@ class Lowering:
             and self.numpy_loop(node, [""] * len(node.inputs)) is not None
         )
 
+    def block_function(self, node: Node, inputs: list[str]) -> tuple[str, list[str], str]:
+        """The function computing a block of a ``block_loop`` member's elements, its
+        operands, and the arguments it takes after its output: NumPy's loop
+        (``numpy_loops``), or ``float32_powers.power_into`` where it is faster."""
+        split = float32_powers.by_blocks(node)
+        if split is not None:
+            exponent, negative, positive = split
+            return "float32_powers.power_into", inputs[:1], f", {exponent}, {negative}, {positive}"
+        ufunc, operands = self.numpy_loop(node, inputs)
+        return f"numpy_loops.{ufunc.__name__}_into", operands, ""
+
     def numpy_loop(
         self, node: Node, inputs: list[str], per_element: bool = True
     ) -> tuple[np.ufunc, list[str]] | None:

@@ -165,4 +165,4 @@ def _call(stage: Stage, group: Group, count: str, blocks: list[str | None]) -> s
     buffers = [f"b{stage.n}_{k}[:{count}]" for k in range(len(stage.operands))]
     operands = [block or buffer for block, buffer in zip(blocks, buffers)]
     target = "o[lo:hi]" if stage.member is group.root else buffers[0]
-    return f"numpy_loops.{stage.ufunc.__name__}_into({', '.join(operands)}, {target})"
+    return f"{stage.function}({', '.join(operands)}, {target}{stage.after})"
