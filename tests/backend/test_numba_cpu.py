@@ -382,3 +382,32 @@ def test_the_shared_numba_cache_is_forgotten_when_a_backend_source_changes(tmp_p
     stale[0].write_bytes(b"new machine code")
     generated.forget_stale_shared_code(tmp_path)
     assert stale[0].read_bytes() == b"new machine code"
+
+
+def fresh_arrays(x, n):
+    """Arrays made from nothing, of every creator (their values matter too)."""
+    return (
+        np.zeros_like(x),
+        np.ones_like(x, dtype=np.float32),
+        np.zeros((n, 3), np.int64),
+        np.ones(n),
+        np.empty_like(x).shape,
+        np.empty((n, 2)).dtype == np.float64,
+    )
+
+
+def test_new_arrays_are_advised_to_huge_pages_before_anything_touches_them():
+    """``np.zeros``/``np.ones``/``np.empty`` (and ``_like``) allocate empty and give the
+    huge-page advice before filling: Numba's own ``zeros`` writes every page first and
+    pays a page fault for each."""
+    g = ng.function(fresh_arrays, backend="cpu")
+    x = np.arange(6.0).reshape(2, 3)
+    for e, r in zip(fresh_arrays(x, 4), g(x, 4)):
+        if isinstance(e, np.ndarray):
+            assert e.dtype == r.dtype
+            np.testing.assert_array_equal(e, r)
+        else:
+            assert e == r
+    src = source_of(g).split("def graph_function")[1]
+    assert src.count("helpers.advise_huge(np.empty") == 6
+    assert src.count("helpers.filled(") == 4 and "np.zeros" not in src and "np.ones" not in src

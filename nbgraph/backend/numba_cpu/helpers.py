@@ -29,6 +29,14 @@ def advise_huge(array):
 
 
 @njit(cache=True)
+def filled(array, value):
+    """``array`` with every element set to ``value`` (``np.zeros``/``np.ones`` of an
+    array ``advise_huge`` saw before it was touched)."""
+    array.fill(value)
+    return array
+
+
+@njit(cache=True)
 def check_broadcast(source, target):
     """Raise ValueError unless shape ``source`` broadcasts to shape ``target`` (the
     interpret backend then finds the failing line and raises NumPy's own message)."""

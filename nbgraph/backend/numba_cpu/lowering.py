@@ -1154,6 +1154,19 @@ def _matmul(self: Lowering, node: Node, args: list[str], kwargs: list[str]) -> s
     return f"products.{name}({args[0]}, {args[1]})"
 
 
+def _fresh(empty: str, value: str | None) -> Callable:
+    """The rule of ``np.zeros``/``np.ones``/``np.empty`` and their ``_like`` twins: an
+    empty array of the same arguments given NumPy's huge-page advice before anything
+    touches it (Numba's own zeros writes every page first, a page fault each: 3 ms for
+    8 MB here, against 0.3 ms), then filled."""
+
+    def rule(self: Lowering, node: Node, args: list[str], kwargs: list[str]) -> str:
+        array = f"helpers.advise_huge({empty}({', '.join(args + kwargs)}))"
+        return array if value is None else f"helpers.filled({array}, {value})"
+
+    return rule
+
+
 def _outer(self: Lowering, node: Node, args: list[str], kwargs: list[str]) -> str:
     """np.outer with both operands in the result's type first, as NumPy multiplies them
     (Numba's multiplies an int64 by a float32 in float32)."""
@@ -1210,6 +1223,12 @@ _EXPRESSIONS: dict[Callable, Callable] = {
     np.outer: _outer,
     abs: _abs,
     runtime.add_at: _add_at,
+    np.empty: _fresh("np.empty", None),
+    np.empty_like: _fresh("np.empty_like", None),
+    np.zeros: _fresh("np.empty", "0"),
+    np.zeros_like: _fresh("np.empty_like", "0"),
+    np.ones: _fresh("np.empty", "1"),
+    np.ones_like: _fresh("np.empty_like", "1"),
     **ORDER_STATISTICS,
 }
 
