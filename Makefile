@@ -19,6 +19,9 @@ LABEXT_DIR := $(VENV)/share/jupyter/labextensions/nbgraph-labextension
 # in labextension/ take effect on the next page reload.  The link goes before pip runs
 # again (set-up, `make bench`), or pip writes the copy through it into
 # nbgraph/labextension (an install.json there breaks the next install: it is removed).
+define unlink_labextension
+	rm -rf $(LABEXT_DIR) nbgraph/labextension/install.json
+endef
 define link_labextension
 	rm -rf $(LABEXT_DIR)
 	ln -s $(CURDIR)/nbgraph/labextension $(LABEXT_DIR)
@@ -29,7 +32,7 @@ $(STAMP): pyproject.toml labextension/package.json
 		$(SUDO) apt-get install -y -q chromium graphviz; }
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	rm -rf $(LABEXT_DIR) nbgraph/labextension/install.json
+	$(unlink_labextension)
 	$(PY) -m pip install -q -e ".[test,lab,cuda,dask,docs]"
 	$(link_labextension)
 	$(VENV)/bin/jupyter labextension list 2>&1 | grep -q "nbgraph-labextension.*enabled"
@@ -67,7 +70,7 @@ lab: $(STAMP)
 # README's Performance tables from them. The vectorized kernels alone, in a few minutes:
 # `.venv/bin/python bench/run.py --only vectorized` (or bench/vectorized.py).
 bench: $(STAMP)
-	rm -rf $(LABEXT_DIR)
+	$(unlink_labextension)
 	$(PY) -m pip install -q -e ".[bench]"
 	$(link_labextension)
 	$(PY) bench/run.py
