@@ -55,6 +55,20 @@ def test_compare_outcomes_rejects_print_difference():
         compare_outcomes(Outcome(1, None, "a\n"), Outcome(1, None, "a"), label="t")
 
 
+def test_cuda_prints_are_compared_as_its_values_are():
+    """The CUDA backend's float math rounds as CUDA does: printed numbers a float32 unit
+    apart are the same print there (columns padded otherwise too), nowhere else; other
+    differences are differences on every backend."""
+    eager, near = "k [-0.21460187  1.5 ] 3\n", "k [-0.2146018  1.5] 3\n"
+    compare_outcomes(Outcome(1, None, eager), Outcome(1, None, near), "t", "cuda")
+    for backend in ("cpu", "interpret"):
+        with pytest.raises(AssertionError, match="printed output"):
+            compare_outcomes(Outcome(1, None, eager), Outcome(1, None, near), "t", backend)
+    for other in ("k [-0.2146  1.5] 3\n", "j [-0.21460187  1.5] 3\n", "k [-0.21460187] 3\n"):
+        with pytest.raises(AssertionError, match="printed output"):
+            compare_outcomes(Outcome(1, None, eager), Outcome(1, None, other), "t", "cuda")
+
+
 def test_compare_outcomes_rejects_missing_exception():
     with pytest.raises(AssertionError, match="eager raised"):
         compare_outcomes(Outcome(None, ValueError("x"), ""), Outcome(1, None, ""), label="t")

@@ -1452,7 +1452,7 @@ def check_backends(fn: Callable, args: tuple, backends: Sequence[str]) -> dict[s
                 break
             label = f"{fn.__name__}, {call}"
             try:
-                harness.compare_outcomes(eager, graph, label=label)
+                harness.compare_outcomes(eager, graph, label, backend)
                 for k, (want, got) in enumerate(zip(eager_args, graph_args)):
                     harness.assert_same(
                         want, got, path=f"[{label}] argument {k + 1} after the call"
