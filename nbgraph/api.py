@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, overload
 from .backend import BACKENDS, compile_graph
 from .backend.failures.mapping import user_error
 from .backend.inspection import inspected
-from .config import call_as_python, eagerly, runs_eagerly
+from .config import call_as_python, call_mode, eagerly
 from .convert.calls import Binding, StagedFunction, traced_function
 from .convert.conversion import convert, to_code
 from .errors.boundary import entry_point
@@ -273,8 +273,11 @@ class GraphFunction(StagedFunction):
 
     def _call(self, args: tuple, kwargs: dict) -> Any:
         """A call (``__call__`` is the entry point made in ``__init__``)."""
-        if self.has_python_function and runs_eagerly():
-            return call_as_python(self.python_function, args, kwargs)
+        mode = call_mode()
+        if mode is not None and self.has_python_function:
+            if mode is True:
+                return call_as_python(self.python_function, args, kwargs)
+            return mode(self, args, kwargs)  # (recorded step by step)
         try:
             if len(args) == self._positional and not kwargs:
                 keys = tuple([leaf_key(a) for a in args])  # NumPy or device arrays, scalars

@@ -34,6 +34,7 @@ import types
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import Any
 
 
 def _flag(name: str) -> bool:
@@ -59,22 +60,40 @@ class Config:
 
 
 config = Config()
-_eager_call: ContextVar[bool] = ContextVar("nbgraph_eager_call", default=False)
+# How graph functions called now run, when not as graphs: True, as their Python
+# functions (``eagerly``); a callable, through it (a step recording's, ``recording_calls``).
+_call_mode: ContextVar[Any] = ContextVar("nbgraph_call_mode", default=None)
 
 
-def runs_eagerly() -> bool:
-    """Whether graph functions called now run their Python functions."""
-    return config.run_eagerly or _eager_call.get()
+def call_mode() -> Any:
+    """None where graph functions called now run as graphs; True where they run their
+    Python functions (``run_eagerly``, ``f.eager``); else the callable that runs them
+    (``call(graph_function, args, kwargs)``), set by ``recording_calls``."""
+    return True if config.run_eagerly else _call_mode.get()
 
 
 @contextmanager
 def eagerly() -> Iterator[None]:
     """Graph functions called inside run their Python functions (``f.eager``)."""
-    token = _eager_call.set(True)
+    with _calls(True):
+        yield
+
+
+@contextmanager
+def recording_calls(call: Callable[[Any, tuple, dict], Any] | None) -> Iterator[None]:
+    """Graph functions called inside run as ``call(graph_function, args, kwargs)``
+    (None: as graphs again, inside such a call)."""
+    with _calls(call):
+        yield
+
+
+@contextmanager
+def _calls(mode: Any) -> Iterator[None]:
+    token = _call_mode.set(mode)
     try:
         yield
     finally:
-        _eager_call.reset(token)
+        _call_mode.reset(token)
 
 
 def call_as_python(fn: Callable, args: tuple, kwargs: dict) -> object:

@@ -10,7 +10,7 @@ them by key; gradients, Dask and pickling use them through this module's names.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -117,17 +117,24 @@ class Specialization:
         """Whether a function the graph called has been redefined: trace again."""
         return any(b.changed() for b in self.helpers)
 
-    def __call__(self, leaves: Sequence[Any], given: tuple[tuple, dict] | None = None) -> Any:
+    def __call__(
+        self,
+        leaves: Sequence[Any],
+        given: tuple[tuple, dict] | None = None,
+        interpreter: Callable[[Sequence[Any]], list[Any]] | None = None,
+    ) -> Any:
         """The results for the argument ``leaves`` (``given``: the call's ``(args, kwargs)``,
-        for the argument containers the function returns as they came)."""
+        for the argument containers the function returns as they came), run by the
+        program or by ``interpreter`` (an ``Interpreter``'s ``run``: its errors carry
+        their nodes)."""
         if self.writes is not None:
             self.writes.check(leaves)
         try:
-            outputs = self.run(leaves)
+            outputs = (interpreter or self.run)(leaves)
         except BreakpointReached:
             raise
         except Exception as exc:
-            mark_run(exc, self.graph, leaves, self.locates, self.failed)
+            mark_run(exc, self.graph, leaves, self.locates or interpreter is not None, self.failed)
             raise
         except KeyboardInterrupt as exc:  # at a graph loop's line, when a backend knows it
             if site_of(exc) is not None:

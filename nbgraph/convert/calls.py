@@ -32,7 +32,8 @@ from ..source.user_code import is_user_code
 from ..staging import iteration, statements
 from ..staging.control_flow import list_comp
 from ..staging.flavors import after_extremum, types_of
-from ..staging.traced import ARRAY_FUNCTIONS, TracedList, call, is_graph_value
+from ..staging.traced import ARRAY_FUNCTIONS, Traced, TracedList, call, is_graph_value
+from ..staging.tracing import note_call
 from ..staging.undefined import Undefined, check_defined
 from .conversion import convert
 from .global_values import global_values
@@ -350,7 +351,26 @@ def _call_user_function(fn: Callable, args: tuple, kwargs: dict) -> Any:
     if inspect.ismethod(fn):
         args = (fn.__self__, *args)
     with _entered(target):
-        return converted(*args, **kwargs)
+        result = converted(*args, **kwargs)
+    _note_call(target, args, kwargs, result)
+    return result
+
+
+def _note_call(fn: Callable, args: tuple, kwargs: dict, result: Any) -> None:
+    """Keep a helper call's arguments and result with the graph (``tracing.note_call``):
+    what its frame shows when a recording steps through the graph's run."""
+    bound = inspect.signature(fn).bind(*args, **kwargs)  # (the call went through)
+    values = [*bound.arguments.items(), ("return", result)]
+    note_call(
+        [
+            (name, value.node if isinstance(value, Traced) else value)
+            for name, value in values
+            if isinstance(value, Traced) or type(value) in _SHOWN_AS_THEY_ARE
+        ]
+    )
+
+
+_SHOWN_AS_THEY_ARE = frozenset({int, float, complex, bool, str, type(None)})
 
 
 @contextlib.contextmanager

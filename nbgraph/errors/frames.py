@@ -10,11 +10,14 @@ Python's carets under the failing expression read as they would in eager mode.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import inspect
 import linecache
 import os
+import sys
 import types
+from collections.abc import Iterator
 
 from ..source.locations import Loc
 from ..source.origins import frame_location, function_code, owner_of
@@ -116,11 +119,24 @@ def _frame_at(loc: Loc, call: types.FrameType | None = None) -> tuple[types.Fram
         co_name=function, co_qualname=loc.function or function, co_firstlineno=first
     )
     try:
-        exec(code, {"__builtins__": {}})
+        with _untraced():
+            exec(code, {"__builtins__": {}})
     except NameError as exc:
         tb = exc.__traceback__.tb_next  # the made-up frame, below this one
         return tb.tb_frame, tb.tb_lasti, tb.tb_lineno
     raise AssertionError("a made-up frame did not fail")
+
+
+@contextlib.contextmanager
+def _untraced() -> Iterator[None]:
+    """A made-up frame runs out of sight of a tracer (a step recording, a debugger):
+    it is no line the user's code ran."""
+    previous = sys.gettrace()
+    sys.settrace(None)
+    try:
+        yield
+    finally:
+        sys.settrace(previous)
 
 
 def _frame_with_parameters(
@@ -152,7 +168,8 @@ def _frame_with_parameters(
         + "_" * (end - col)
     )
     namespace: dict = {"__builtins__": {}}
-    exec(compile(source, loc.filename, "exec"), namespace)
+    with _untraced():
+        exec(compile(source, loc.filename, "exec"), namespace)
     function = namespace["made_up"]
     name = loc.function.rsplit(".", 1)[-1] or code.co_name
     function.__code__ = function.__code__.replace(co_name=name, co_qualname=loc.function or name)
@@ -163,7 +180,8 @@ def _frame_with_parameters(
     if double_star:
         kwargs.update(values.get(double_star, {}))
     try:
-        function(*args, **kwargs)
+        with _untraced():
+            function(*args, **kwargs)
     except NameError as exc:
         tb = exc.__traceback__.tb_next
         return tb.tb_frame, tb.tb_lasti, tb.tb_lineno

@@ -78,6 +78,13 @@ class Region:
     # iterations ran unrolled while tracing before the loop became a graph loop.
     names: tuple[str | None, ...] = ()
     unrolled: int = 0
+    # A loop body's variables that are no loop state (nothing after the loop reads them,
+    # a for loop's target say): each name with the node giving its value per iteration
+    # (a node of the body, or a param), for showing values (trace/graph_steps.py).
+    variables: tuple[tuple[str, Node], ...] = ()
+    # A loop body's variables that had no value before the loop (the graph carries a
+    # placeholder in them until the body assigns them).
+    undefined: frozenset[str] = frozenset()
 
     def walk(self) -> list[Region]:
         """This region and every region nested in it, outermost first."""
@@ -110,6 +117,12 @@ class Graph:
     # Their flags are results after the function's own, before the writes; the first
     # flag that is true gives the type eager code returns.
     flavors: tuple[tuple[int, tuple[tuple[int, Any], ...]], ...] = ()
+    # Each call of a user's helper made while tracing: ((its call site, the unrolled
+    # iterations around it), its arguments by parameter name: nodes, or values known
+    # while tracing), for showing the helper's frame when stepping through a run.
+    calls: tuple[tuple[tuple[Any, tuple], tuple[tuple[str, Any], ...]], ...] = field(
+        default=(), repr=False, compare=False
+    )
     # Nodes the compiled backend runs in Python, and why (known once it has compiled).
     python_nodes: dict[Node, str] = field(default_factory=dict, repr=False, compare=False)
     # Updates the compiled backend makes by copying a whole array inside a loop, and why.

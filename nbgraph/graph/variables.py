@@ -16,26 +16,80 @@ import linecache
 from collections.abc import Hashable, Sequence
 
 from .ir import Graph, Node, Op
+from .types import PYTHON, TOKEN, TensorType
 
 
 def assigned_variables(graph: Graph) -> dict[Node, str]:
-    """Each operation whose value a line of the user's code assigns to a name, with it."""
-    found: dict[Node, tuple[int, str]] = {}  # the innermost line's name wins
+    """Each operation whose value a line of the user's code assigns to a name, with it
+    (the innermost line's name, where a helper's line and its caller's both do)."""
+    return {node: max(named)[1] for node, named in assignments(graph).items()}
+
+
+def assignments(graph: Graph) -> dict[Node, list[tuple[int, str]]]:
+    """Each operation whose value lines assign to names: per line, its depth in the
+    operation's call stack (0: the graph function's own line) and the name."""
+    found: dict[Node, list[tuple[int, str]]] = {}
     for region in graph.body.walk():
-        calls = [n for n in region.nodes if n.op is Op.CALL and n.loc and not n.loc.gradient]
+        # The operations a line's value can come from: calls (not effects such as a
+        # print), and the results of a graph branch (``a if c else b``).
+        calls = [
+            n
+            for n in region.nodes
+            if n.loc
+            and not n.loc.gradient
+            and n.type is not TOKEN
+            and (n.op is Op.CALL or (n.op is Op.PROJ and n.inputs[0].op is Op.COND))
+        ]
         # A helper's operations also compute the line that called it.
         lines = [
             (n, [(loc.filename, loc.lineno, loc.caller) for loc in n.loc.stack()]) for n in calls
         ]
-        last: dict[tuple, tuple[Node, int]] = {}
+        made: dict[tuple, list[tuple[Node, int]]] = {}  # each run of a line: its operations
         for node, runs in unrolled_runs(lines):
             for depth, run in enumerate(runs):
-                last[run] = (node, depth)
-        for ((filename, lineno, _), _), (node, depth) in last.items():
-            name = assigned_name(linecache.getline(filename, lineno))
-            if name is not None and depth >= found.get(node, (-1, ""))[0]:
-                found[node] = (depth, name)
-    return {node: name for node, (_, name) in found.items()}
+                made.setdefault(run, []).append((node, depth))
+        # A loop body's variables: the value the body passes on is the one assigned.
+        passed = {n: r for n, r in zip(region.names, region.results) if n is not None}
+        for ((filename, lineno, _), _), operations in made.items():
+            text = linecache.getline(filename, lineno)
+            name = assigned_name(text)
+            if name is None:
+                continue
+            result = passed.get(name)
+            if result is not None and result.loc is not None and result.loc.lineno == lineno:
+                found.setdefault(result, []).append((operations[-1][1], name))
+                continue
+            value = _value_of(operations, assigned_span(text))
+            if value is not None:
+                found.setdefault(value[0], []).append((value[1], name))
+    return found
+
+
+def _value_of(
+    operations: list[tuple[Node, int]], span: tuple[str, int, int | None] | None
+) -> tuple[Node, int] | None:
+    """Which of a line's operations (each with its depth) computes the value the line
+    assigns: for ``name = value``, the last one made at ``value``'s columns (none
+    where ``value`` made no operation of its own: ``y = x``, or one optimised away),
+    else the last one; the Python bool that may follow it at those columns (whether
+    ``max`` picked a Python number) is not the value."""
+    if span is not None:
+        operations = [(n, d) for n, d in operations if _columns(n, d) == span[1:]]
+    if not operations:
+        return None
+    values = [op for op in operations if not _python_bool(op[0])]
+    return (values or operations)[-1]
+
+
+def _columns(node: Node, depth: int) -> tuple[int, int | None]:
+    """The columns of the expression that made ``node``, at ``depth`` of its stack."""
+    loc = node.loc.stack()[depth]
+    return loc.col, loc.end_col
+
+
+def _python_bool(node: Node) -> bool:
+    t = node.type
+    return isinstance(t, TensorType) and t.flavor == PYTHON and t.dtype == bool
 
 
 def unrolled_runs(
@@ -57,6 +111,26 @@ def unrolled_runs(
 
 
 @functools.lru_cache(maxsize=4096)
+def assigned_span(line: str) -> tuple[str, int, int | None] | None:
+    """The name ``name = value`` on a line assigns, with the columns of ``value`` in the
+    line (where the statement is one such assignment, on that one line)."""
+    try:
+        (statement,) = ast.parse(line.strip()).body
+    except (SyntaxError, ValueError):
+        return None
+    if not (
+        isinstance(statement, ast.Assign)
+        and len(statement.targets) == 1
+        and isinstance(statement.targets[0], ast.Name)
+    ):
+        return None
+    indent = len(line.encode()) - len(line.lstrip().encode())
+    value = statement.value
+    end = None if value.end_col_offset is None else value.end_col_offset + indent
+    return statement.targets[0].id, value.col_offset + indent, end
+
+
+@functools.lru_cache(maxsize=4096)
 def assigned_name(line: str) -> str | None:
     """The name a one-line statement assigns (``x = ...``, ``x += ...``, ``x: T = ...``)."""
     try:
@@ -70,4 +144,18 @@ def assigned_name(line: str) -> str | None:
         isinstance(statement, ast.AnnAssign) and statement.value is not None
     ):
         target = statement.target
+    if isinstance(getattr(statement, "value", None), _CONTAINERS):
+        return None  # (its items are operations; no operation is the whole value)
     return target.id if isinstance(target, ast.Name) else None
+
+
+_CONTAINERS = (
+    ast.Tuple,
+    ast.List,
+    ast.Set,
+    ast.Dict,
+    ast.ListComp,
+    ast.SetComp,
+    ast.DictComp,
+    ast.GeneratorExp,
+)

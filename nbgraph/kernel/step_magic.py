@@ -15,7 +15,6 @@ from IPython.core.magic import Magics, cell_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 from IPython.display import display
 
-from ..config import eagerly
 from ..trace.recorder import Limits, record_run
 from ..trace.recording import Recording
 from .cells import cell_code
@@ -86,8 +85,7 @@ class StepMagics(Magics):
         )
         source, filename = cell_code(self.shell, f"%%step {line}".rstrip(), cell)
         run = _cell_runner(ast.parse(source, filename), filename, self.shell.user_ns)
-        with eagerly():  # graph functions the cell calls: their Python lines recorded
-            steps = record_run(run, limits, {filename: source})
+        steps = record_run(run, limits, {filename: source})
         recording = Recording(steps, {filename: cell_id} if (cell_id := self._cell_id()) else {})
         display(recording)
         if recording.exception is not None:

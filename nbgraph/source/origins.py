@@ -165,9 +165,14 @@ def user_module() -> str | None:
 def user_location() -> Loc | None:
     """The user's file, line and column currently executing in converted code, with the
     chain of user functions that called it (``Loc.caller``)."""
+    return location_in(sys._getframe(1))
+
+
+def location_in(frame: types.FrameType | None) -> Loc | None:
+    """As ``user_location``, for the converted code ``frame`` (or one it was called
+    from) is running: a traceback's frame, say."""
     frames: list[types.FrameType] = []  # innermost frame of each user function
     owner = None
-    frame = sys._getframe(1)
     while frame is not None:
         this = _owners.get(frame.f_code)
         if this is not None and this is not owner:

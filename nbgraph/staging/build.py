@@ -14,7 +14,13 @@ from ..graph.types import type_of
 from .flavors import flags
 from .statements import raise_when_run, something_happened
 from .traced import check_bound, check_current, is_graph_value, lift, wrap
-from .tracing import argument_containers, changed_argument, check_visible, top_region
+from .tracing import (
+    argument_containers,
+    changed_argument,
+    check_visible,
+    top_region,
+    traced_calls,
+)
 from .undefined import check_defined
 
 
@@ -65,7 +71,10 @@ def trace(
         for node in nodes:
             check_visible(top, node)
         top.region.results = (*_unchecked_returns(top.region, nodes), top.token)
-    return Graph(name, top.region, in_tree, out_tree, writes=writes, flavors=tuple(flavors))
+        calls = traced_calls()
+    return Graph(
+        name, top.region, in_tree, out_tree, writes=writes, flavors=tuple(flavors), calls=calls
+    )
 
 
 def _unchecked_returns(region: Region, results: list[Node]) -> list[Node]:

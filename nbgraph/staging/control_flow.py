@@ -1019,6 +1019,9 @@ def _trace_while(
         for i in carried
     )
     body_b.region.unrolled = unrolled
+    body_b.region.undefined = frozenset(
+        slots[i].name for i in carried if isinstance(slots[i].init, UndefinedReturn | Undefined)
+    )
     with reenter(body_b):
         body_b.region.results = (
             *(_coerce(slots[i].items(outputs[i]), slots[i].type).node for i in carried),

@@ -24,9 +24,9 @@ from ..graph.pytree import is_dataclass_instance
 from ..graph.template import Text
 from ..source.locations import Loc
 from ..source.origins import (
-    frame_location,
     is_converted,
     is_passing_call,
+    location_in,
     register_passing_call,
     user_location,
 )
@@ -447,7 +447,7 @@ def user_error_location(exc: Exception) -> Loc | None:
     for frame in reversed(frames):
         code = frame.f_code
         if is_converted(code):
-            return frame_location(frame)
+            return location_in(frame)  # (with the user's functions that called it)
         if is_own_code(code) and not is_passing_call(code):
             break  # nbgraph's own: a refusal or a limitation
     return exc.loc if isinstance(exc, UndefinedValueError) else None

@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ..errors.exceptions import GraphModeError, StagingError
@@ -74,9 +74,25 @@ class _State(threading.local):
         # The lists, dicts and sets the traced function was given, and copies of them on
         # traced paths: id -> (which argument, the object, kept alive so ids stay unique)
         self.arguments: dict[int, tuple[str, Any]] = {}
+        self.calls: list[tuple[tuple[Loc | None, tuple], tuple]] | None = None  # (Graph.calls)
 
 
 _state = _State()
+
+
+def note_call(arguments: Sequence[tuple[str, Any]]) -> None:
+    """A user's helper was called (while tracing) with ``arguments``, by parameter name,
+    and returned (``"return"``): graph nodes, or values known while tracing. Kept with
+    the call site and the unrolled iterations around it (``Graph.calls``), to show the
+    helper's frame."""
+    if _state.calls is not None:
+        site = (user_location(), tuple(_state.unrolled))
+        _state.calls.append((site, tuple(arguments)))
+
+
+def traced_calls() -> tuple:
+    """The calls noted in the graph being traced, in order (see ``note_call``)."""
+    return tuple(_state.calls or ())
 
 
 def current() -> RegionBuilder:
@@ -112,14 +128,14 @@ def region(description: str = "") -> Iterator[RegionBuilder]:
 @contextlib.contextmanager
 def top_region() -> Iterator[RegionBuilder]:
     """Open the top region of a new graph (nested traces are isolated)."""
-    saved = _state.builder
-    _state.builder = None
+    saved, saved_calls = _state.builder, _state.calls
+    _state.builder, _state.calls = None, []
     try:
         with region() as builder:
             builder.token = builder.add(Node(Op.CONST, (), None, TOKEN))
             yield builder
     finally:
-        _state.builder = saved
+        _state.builder, _state.calls = saved, saved_calls
 
 
 def check_visible(builder: RegionBuilder, node: Node, loc: Loc | None = None) -> None:

@@ -12,7 +12,6 @@ from collections.abc import Callable
 from typing import Any
 
 from ..api import GraphFunction, register_stopped_call
-from ..config import eagerly
 from ..staging.statements import register_recording_stop
 from .recorder import Limits, record_run, stop_recording_here
 from .recording import Frame, RecordedError, Recording, Source, Step
@@ -34,9 +33,11 @@ __all__ = [
 
 
 def step(fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Recording:
-    """Call ``fn(*args, **kwargs)`` eagerly, recording every line it runs, and the lines
-    of the user's own functions it calls.  Graph functions among them run as their
-    Python code (``f.eager``), so their lines are recorded too.
+    """Call ``fn(*args, **kwargs)``, recording every line it runs, and the lines of the
+    user's own functions it calls.  A graph function (``fn`` itself, or one it calls)
+    runs its graph on the interpret backend, recorded at the user's lines with the
+    graph's values (``graph_steps``); with ``nbgraph.config.run_eagerly``, or through
+    ``f.eager``, its Python code is recorded instead.
 
     The ``Recording`` shows as a stepper in a notebook. If ``fn`` raises, the recording
     ends at the failing step and keeps the exception in ``.exception`` (it is not
@@ -46,17 +47,16 @@ def step(fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Recording:
 
 
 def record(run: Callable[[], Any], limits: Limits | None = None) -> Recording:
-    """Call ``run()`` under the recorder with the given limits (see ``Limits``); graph
-    functions called in it run as their Python code."""
-    with eagerly():
-        return Recording(record_run(run, limits or Limits()))
+    """Call ``run()`` under the recorder with the given limits (see ``Limits``)."""
+    return Recording(record_run(run, limits or Limits()))
 
 
 def _stopped_call(fn: GraphFunction, args: tuple, kwargs: dict) -> Any:
-    """A call whose graph reached ``nbgraph.breakpoint()``: run again as Python,
-    recorded, its stepper shown opened at the breakpoint; returns what it returned (or
-    raises what it raised)."""
-    recording = record(lambda: fn.python_function(*args, **kwargs))
+    """A call whose graph reached ``nbgraph.breakpoint()``: run again, recorded step by
+    step (the graph on the interpret backend, on the arguments as they were), its
+    stepper shown opened at the breakpoint; returns what it returned (or raises what it
+    raised)."""
+    recording = record(lambda: fn(*args, **kwargs))
     fn.last_recording = recording
     _show(recording)
     if recording.exception is not None:

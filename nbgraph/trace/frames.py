@@ -26,6 +26,7 @@ from .summary import ObjectSummary, fingerprint, is_immutable, shares, summarize
 # Record slots and kinds.
 FRAME, LINENO, KIND, CHANGES, BEFORE, RAISED, GAP = range(7)
 LINE, RETURN, SKIPPED, ERROR = "line", "return", "skipped", "error"
+RETURN_NAME = "return"  # the pseudo-variable holding a return value (a keyword: no clash)
 
 
 class Unbound:
@@ -174,7 +175,7 @@ class FrameState:
         elif not is_shown(name, value):
             return
         elif is_immutable(value):
-            if old is not _MISSING and type(old[0]) is type(value) and _same(old[0], value):
+            if old is not _MISSING and type(old[0]) is type(value) and same_value(old[0], value):
                 self.known[name] = (value, None)
                 return
             self.known[name] = (value, None)
@@ -188,8 +189,17 @@ class FrameState:
         )
 
 
-def _same(a: Any, b: Any) -> bool:
+def same_value(a: Any, b: Any) -> bool:
+    """``a == b``, False where comparing fails."""
     try:
         return bool(a == b)
     except Exception:
         return False
+
+
+def describe(exception: BaseException) -> str:
+    """An exception as a step shows it: ``ValueError: message``, shortened."""
+    text = (
+        f"{type(exception).__name__}: {exception}" if str(exception) else type(exception).__name__
+    )
+    return text if len(text) <= 300 else text[:297] + "..."

@@ -14,8 +14,9 @@ import sys
 import types
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ..config import recording_calls
 from ..source.user_code import is_user_code, shows_lines
 from .code_info import ANYTHING, NO_LINE, UNCHANGED, CodeInfo, Loop, code_info
 from .fast import FastLoop
@@ -26,17 +27,22 @@ from .frames import (
     LINE,
     RAISED,
     RETURN,
+    RETURN_NAME,
     FrameState,
+    describe,
 )
+from .graph_steps import record_call
 from .loops import ActiveLoop
 from .summary import ArraySummary, ObjectSummary
 from .trips import trip_count
+
+if TYPE_CHECKING:
+    from ..api import GraphFunction
 
 _GENERATOR_FLAGS = 0x20 | 0x80 | 0x200  # generator, coroutine, async generator
 _YIELD = frozenset(dis.opmap[name] for name in ("YIELD_VALUE",) if name in dis.opmap)
 _STEP_BYTES = 200  # a step's own share of memory, its changes aside
 _CHANGE_BYTES = 120
-RETURN_NAME = "return"  # the pseudo-variable holding a return value (a keyword: no clash)
 
 
 @dataclass(frozen=True)
@@ -82,6 +88,7 @@ class Recorder:
         self.raised_at: list | None = None  # the step that raised it
         self.previous_tracer: Any = None
         self.stop_step: list | None = None
+        self.graph_lines: set[tuple[str, int]] = set()  # graph runs' lines recorded so far
 
     # ------------------------------------------------------------------ running
 
@@ -93,7 +100,8 @@ class Recorder:
         sys.settrace(self._on_call)
         _running.append(self)
         try:
-            result = run()
+            with recording_calls(self._graph_call):
+                result = run()
         except BaseException as exc:
             exception = exc
         finally:
@@ -118,13 +126,7 @@ class Recorder:
             entry = self.codes[code] = self._examine(code)
         if entry is None:
             return None
-        caller = frame.f_back
-        while caller is not None and caller not in self.states:
-            caller = caller.f_back
-        parent = self.states[caller] if caller is not None else None
-        if parent is not None and parent.fast is not None:
-            self._leave_fast(parent, caller, None, None)  # its steps come first
-            caller.f_trace = parent.slow
+        parent = self.calling_state(frame.f_back)
         state = self.states.get(frame)
         if state is None:
             state = FrameState(frame, entry[0], entry[1], parent)
@@ -133,6 +135,23 @@ class Recorder:
         else:  # a generator resumed: its objects may have changed meanwhile
             state.must_read = ANYTHING
         return state.tracer
+
+    def calling_state(self, frame: types.FrameType | None) -> FrameState | None:
+        """The recorded frame ``frame`` is or runs inside (the caller of a call that
+        starts there), its steps so far made (see ``_leave_fast``)."""
+        while frame is not None and frame not in self.states:
+            frame = frame.f_back
+        if frame is None:
+            return None
+        state = self.states[frame]
+        if state.fast is not None:
+            self._leave_fast(state, frame, None, None)  # its steps come first
+            frame.f_trace = state.slow
+        return state
+
+    def _graph_call(self, fn: GraphFunction, args: tuple, kwargs: dict) -> Any:
+        """A graph function called in the run: its graph's run, recorded step by step."""
+        return record_call(self, fn, args, kwargs)
 
     def _examine(self, code: types.CodeType) -> tuple[CodeInfo, set[int]] | None:
         if not _steps_into(code):
@@ -272,7 +291,7 @@ class Recorder:
     def _fail(self, error: Exception) -> None:
         """The recorder went wrong: stop recording, and let the run go on."""
         if not self.stopped:
-            self._stop(f"the recorder failed ({_describe(error)})")
+            self._stop(f"the recorder failed ({describe(error)})")
 
     def _other(self, state: FrameState, frame: types.FrameType, event: str, arg: Any) -> None:
         if event == "return":
@@ -316,7 +335,7 @@ class Recorder:
     def _exception(self, state: FrameState, value: BaseException) -> None:
         state.raising = True
         if state.last is not None and state.last[RAISED] is None:
-            state.last[RAISED] = _describe(value)
+            state.last[RAISED] = describe(value)
         for loop in self.active:
             loop.interesting = True
         if value is not self.raised:
@@ -401,7 +420,7 @@ class Recorder:
             if error_step is None:
                 error_step = self._error_step(exception)
             if error_step is not None:
-                error_step[RAISED] = error_step[RAISED] or _describe(exception)
+                error_step[RAISED] = error_step[RAISED] or describe(exception)
         for state in self.states.values():
             state.known.clear()
             state.frame = None
@@ -434,13 +453,6 @@ class Recorder:
         self._attach(state.read(step, ANYTHING))
         self.steps.append(step)
         return step
-
-
-def _describe(exception: BaseException) -> str:
-    text = (
-        f"{type(exception).__name__}: {exception}" if str(exception) else type(exception).__name__
-    )
-    return text if len(text) <= 300 else text[:297] + "..."
 
 
 def _yielding(frame: types.FrameType) -> bool:

@@ -18,8 +18,19 @@ from typing import Any
 
 from ..graph.views import view
 from ..source.user_code import cell_filenames
-from .frames import CHANGES, FRAME, GAP, KIND, LINENO, RAISED, SKIPPED, UNBOUND, FrameState
-from .recorder import RETURN_NAME, RawRecording
+from .frames import (
+    CHANGES,
+    FRAME,
+    GAP,
+    KIND,
+    LINENO,
+    RAISED,
+    RETURN_NAME,
+    SKIPPED,
+    UNBOUND,
+    FrameState,
+)
+from .recorder import RawRecording
 from .summary import ArraySummary, ObjectSummary, Summary, summarize
 
 KINDS = ("line", "return", "skipped", "error")

@@ -100,7 +100,8 @@ def test_tour_dask_section_runs_on_a_local_cluster():
 
 def test_debugging_notebook():
     """The NaN found at its line, the retrace explained, where graph and eager part, the
-    gradient checked, and the function run as Python with the graphs switched off."""
+    graph's run stepped through, the gradient checked, and the function run as Python
+    with the graphs switched off."""
     notebook = execute(NOTEBOOKS_DIR / "debugging.ipynb")
     cells = [c for c in notebook.cells if c.cell_type == "code"]
     (nan,) = [c for c in cells if "normalize_rows(rows)" in c.source and "rows[1]" in c.source]
@@ -112,6 +113,9 @@ def test_debugging_notebook():
     assert "a is a float32 2-d array (before: float64 2-d array)" in shown_text(explained)
     (parted,) = [c for c in cells if "%compare --diff" in c.source]
     assert "first difference at line 8 (run 3): part = np.array([t])" in shown_text(parted)
+    (stepped,) = [c for c in cells if c.source.startswith("%%step")]
+    (shown,) = [o for o in stepped.outputs if o.output_type == "display_data"]
+    assert "Recording of" in shown.data["text/plain"]  # the graph's run, step by step
     (checked,) = [c for c in cells if "ng.check_grad" in c.source]
     assert "agrees with central differences" in shown_text(checked)
     (switched,) = [c for c in cells if "%autograph off" in c.source]

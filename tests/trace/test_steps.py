@@ -82,12 +82,12 @@ def test_deleted_variables_leave_the_frame():
     assert recording.steps[3].changed == ["x"]
 
 
-def test_a_graph_function_called_while_recording_runs_as_its_python_code():
+def test_a_graph_function_made_and_called_while_recording_steps_through_its_graph():
     recording = step(programs.calls_a_graph_function, np.arange(3.0))
     at = lambda text: line_of(programs.calls_a_graph_function, text)  # noqa: E731
     inner = line_of(programs.doubled_plus_one, "return x * 2 + 1")
-    # Nothing is converted, traced or compiled (no nbgraph code under the user's file
-    # name is stepped into): the graph function's own line is a step.
+    # No nbgraph code under the user's file name (conversion, tracing, the error
+    # boundary) is stepped into: the graph's run is its line and its return.
     assert [(s.function, s.lineno) for s in recording.steps] == [
         ("calls_a_graph_function", at("import nbgraph")),
         ("calls_a_graph_function", at("graph = ng.function")),
@@ -99,18 +99,23 @@ def test_a_graph_function_called_while_recording_runs_as_its_python_code():
     ]
 
 
-def test_graph_functions_are_recorded_as_their_python_lines():
-    """A graph function (and a graph function it calls) runs as its Python code under the
-    recorder, so its lines are the steps, with eager's values; nothing is traced."""
+def test_graph_functions_are_recorded_as_their_graphs_run():
+    """A graph function runs its graph on the interpret backend under the recorder: the
+    lines that compute something are the steps (a helper's in a frame of its own, after
+    the calling line), with the graph's values."""
     import nbgraph as ng
 
     graph_caller = ng.function(programs.caller)
     recording = step(graph_caller, np.arange(3.0))
-    assert [(f, k) for f, _, k in lines(recording)][:4] == [
-        ("caller", "line"),
-        ("scale", "line"),
-        ("scale", "line"),
-        ("scale", "return"),
+    at = lambda text, fn=programs.caller: line_of(fn, text)  # noqa: E731
+    assert lines(recording) == [
+        ("caller", at("b = scale(a, 2)"), "line"),
+        ("scale", at("w = v * k", programs.scale), "line"),
+        ("scale", at("return w", programs.scale), "return"),
+        ("caller", at("c = b + 1"), "line"),
+        ("caller", at("return c"), "return"),
     ]
+    assert [s.frame.depth for s in recording.steps] == [0, 1, 1, 0, 0]
+    assert recording.steps[3].locals["b"].text.startswith("float64[3] [0, 2, 4]")
     np.testing.assert_array_equal(recording.result, [1.0, 3.0, 5.0])
-    assert graph_caller.trace_count == 0
+    assert graph_caller.trace_count == 1

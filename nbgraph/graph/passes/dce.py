@@ -162,6 +162,11 @@ def _prune_loop(loop: Node, live: set[Node]) -> None:
     if len(keep) == count:
         return
     order = sorted(keep)
+    body.variables += tuple(
+        (name, body.results[k])
+        for k, name in enumerate(body.names)
+        if k not in keep and name is not None
+    )
     loop.inputs = tuple(loop.inputs[k] for k in order)
     loop.type = TupleType(tuple(loop.type.items[k] for k in order))
     for region in (test, body):
