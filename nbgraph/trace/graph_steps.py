@@ -14,16 +14,9 @@ lines and graph lines: the call's frame is a child of the calling line's frame.
 
 from __future__ import annotations
 
-import ast
 import contextlib
-import functools
-import inspect
-import linecache
-import operator
 import sys
-import textwrap
-import types
-from collections.abc import Callable, Collection, Hashable, Iterator, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
@@ -33,9 +26,8 @@ from ..config import recording_calls
 from ..graph import runtime
 from ..graph.ir import Graph, Node, Op, Region
 from ..graph.pytree import flatten
-from ..graph.variables import assigned_span, assignments
+from ..graph.variables import assignments
 from ..source.locations import Loc
-from ..source.origins import function_code
 from .frames import (
     BEFORE,
     CHANGES,
@@ -49,7 +41,16 @@ from .frames import (
     is_shown,
     same_value,
 )
+from .graph_places import (
+    assigned_calls,
+    code_of,
+    iteration_values,
+    line_of,
+    places,
+    stops,
+)
 from .loops import ActiveLoop
+from .source_facts import passed_lines, return_line, source_facts
 from .summary import fingerprint, is_immutable, summarize
 
 if TYPE_CHECKING:
@@ -58,7 +59,6 @@ if TYPE_CHECKING:
 
 # Operations that change their first input in place, as the user's code reads them.
 _UPDATES = frozenset({runtime.setitem, runtime.add_at, runtime.list_append})
-_STEPPING = (Op.CALL, Op.COND, Op.WHILE)  # (constants and projections make no step)
 
 
 _MISSING = object()
@@ -126,7 +126,7 @@ class StepInterpreter(Interpreter):
         self.recorder = recorder
         self.frames = [top]  # the active calls, outermost first
         self.calls: list[Hashable] = [None]  # the call each stands for (see _places)
-        self.places = _places(graph)
+        self.places = places(graph)
         # Each helper call's arguments, by its call site and unrolled iterations.
         self.arguments = dict(graph.calls)
         # Values the user's names hold: what lines assign, arguments, loop variables.
@@ -137,16 +137,16 @@ class StepInterpreter(Interpreter):
         for node, named in self.names.items():
             place = self.places.get(node) or self.places.get((node.inputs or [node])[0])
             for depth, name in named:
-                line = _line_of(node, depth)
+                line = line_of(node, depth)
                 if line is not None:
                     self.carried.add((place[0][:depth] if place else None, *line, name))
         self.untracked: dict[tuple, list[tuple[int, str]]] = {}
         # Calls a line assigns as they are (``y = helper(x)``): the name gets what the
         # helper returns when it returns (the line's last operation may be another).
-        self.results = _assigned_calls(graph)
+        self.results = assigned_calls(graph)
         call_lines = {(f, n) for f, n, _, _ in self.results}
         for node, named in list(self.names.items()):
-            kept = [(d, name) for d, name in named if _line_of(node, d) not in call_lines]
+            kept = [(d, name) for d, name in named if line_of(node, d) not in call_lines]
             if len(kept) < len(named):
                 self.names[node] = kept
         self.carried |= {(None, f, n, name) for (f, n, _, _), name in self.results.items()}
@@ -192,11 +192,11 @@ class StepInterpreter(Interpreter):
                 frame = self._at(*place, env)
             if node.op is Op.WHILE:
                 self._entering(node, env, frame)
-            elif _stops(node) and self.recorder.stop_step is None:
+            elif stops(node) and self.recorder.stop_step is None:
                 self.recorder.stop_step = self.latest  # (the stepper opens here)
         if node.op is Op.WHILE:
             return self._loop(node, env, frame)
-        if _stops(node):
+        if stops(node):
             return None  # (the run goes on)
         value = super()._eval(node, env)
         with self._safely():
@@ -218,7 +218,7 @@ class StepInterpreter(Interpreter):
         if node.arg.fn in _UPDATES:
             return True
         code = self.frames[-1].code
-        return bool(named) and node.loc.lineno in _source_facts(code).augmented
+        return bool(named) and node.loc.lineno in source_facts(code).augmented
 
     def _aliases(self, old: Any, new: Any) -> None:
         """Eager code changed the array ``old`` in place into ``new``: every name of the
@@ -248,8 +248,8 @@ class StepInterpreter(Interpreter):
                 running = bodies[-1]
                 depth = self.frames.index(running.frame) if running.frame in self.frames else 0
                 values = dict(zip(region.params, args))
-                targets = _source_facts(running.frame.code).targets.get(running.header, ())
-                entering = _iteration_values(region, running.header, targets)
+                targets = source_facts(running.frame.code).targets.get(running.header, ())
+                entering = iteration_values(region, running.header, targets)
                 self._bind_state(depth, region, entering, values, running.unset)
                 for name, node in region.variables:  # (the loop's targets, read each time)
                     if name not in targets:
@@ -368,7 +368,7 @@ class StepInterpreter(Interpreter):
             caller = self.frames[-1]
             if caller.line != stack[k].lineno:  # (the calling line is a step first)
                 self._step(caller, stack[k].lineno, LINE)
-            self.frames.append(GraphFrame(_code(stack[k + 1]), caller))
+            self.frames.append(GraphFrame(code_of(stack[k + 1]), caller))
             self.frames[-1].site = stack[k]
             self.calls.append(calls[k])
             self.frames[-1].chain = tuple(calls[: k + 1])
@@ -397,7 +397,7 @@ class StepInterpreter(Interpreter):
         if frame.pending:
             recorder._attach([(step, change) for change in frame.pending])
             frame.pending = []
-        passed = _passed(frame.code, previous, lineno)
+        passed = passed_lines(frame.code, previous, lineno)
         for line, name in self._untracked(frame):
             if passed(line) and name in frame.known:
                 del frame.known[name]
@@ -423,7 +423,7 @@ class StepInterpreter(Interpreter):
             filename = frame.code.co_filename
             found = self.untracked[key] = [
                 (line, name)
-                for line, name in _source_facts(frame.code).binds
+                for line, name in source_facts(frame.code).binds
                 if (frame.chain, filename, line, name) not in self.carried
                 and (None, filename, line, name) not in self.carried
             ]
@@ -457,7 +457,7 @@ class StepInterpreter(Interpreter):
             name = site and self.results.get((site.filename, site.lineno, site.col, site.end_col))
             if name:  # (y = helper(x): y holds what it returned)
                 self._bind(len(self.frames) - 1, name, value)
-        self._step(frame, _return_line(frame), RETURN)
+        self._step(frame, return_line(frame.code, frame.line), RETURN)
         frame.alive = False
         frame.known.clear()
 
@@ -479,43 +479,6 @@ class StepInterpreter(Interpreter):
         if step is not None:
             step[RAISED] = step[RAISED] or describe(exc)
             self.recorder.raised, self.recorder.raised_at = exc, step
-
-
-def _assigned_calls(graph: Graph) -> dict[tuple[str, int, int, int | None], str]:
-    """The helper calls a line assigns to a name as they are (``y = helper(x)``), by
-    the call's file, line and columns, with the name."""
-    found = {}
-    for (site, _), _ in graph.calls:
-        if site is None:
-            continue
-        span = assigned_span(linecache.getline(site.filename, site.lineno))
-        if span is not None and span[1:] == (site.col, site.end_col):
-            found[(site.filename, site.lineno, site.col, site.end_col)] = span[0]
-    return found
-
-
-def _line_of(node: Node, depth: int) -> tuple[str, int] | None:
-    """The file and line of ``node``'s location at ``depth`` of its call stack."""
-    stack = node.loc.stack() if node.loc is not None else []
-    return (stack[depth].filename, stack[depth].lineno) if depth < len(stack) else None
-
-
-def _stops(node: Node) -> bool:
-    """Whether ``node`` is an ``nbgraph.breakpoint()``."""
-    return node.op is Op.CALL and node.arg.fn is runtime.breakpoint_effect
-
-
-def _iteration_values(body: Region, header: int, targets: Collection[str]) -> list[Node]:
-    """What each variable of a loop body holds as an iteration starts: the param carrying
-    it in, but for a ``for`` loop's target (``targets``) the item the loop's line reads
-    (the index itself, or a node on that line computed from it)."""
-    entering = []
-    for name, param, result in zip(body.names, body.params, body.results):
-        read = result in body.params or (
-            result.op is Op.CALL and result.loc is not None and result.loc.lineno == header
-        )
-        entering.append(result if name in targets and result is not param and read else param)
-    return entering
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -587,191 +550,3 @@ def _failed_before_running(
     recorder.buffer.append(step)
     recorder._held(1)
     recorder.raised, recorder.raised_at = exc, step
-
-
-def _places(graph: Graph) -> dict[Node, tuple[tuple, Loc]]:
-    """Each operation that starts or continues a step: the calls of the user's
-    functions it is inside (each a call site and the iterations of the loops unrolled
-    around it when the call was made, which tell a line's calls in different unrolled
-    iterations apart: ``Graph.calls``) and its location. Constants, projections,
-    gradient operations and the bookkeeping on the line of a branch or loop (after
-    it, at the end of a loop's body, and the guards of the rest of a loop unrolled
-    while tracing) make no steps: eager code does not come back to that line there."""
-    entered: dict[Loc, list[tuple]] = {}  # call site -> the unrolled iterations around it
-    for (site, unrolled), _ in graph.calls:
-        entered.setdefault(site, []).append(unrolled)
-
-    def call(node: Node, site: Loc) -> tuple[Loc, tuple]:
-        """The call at ``site`` that made ``node``: the site, and the iterations of the
-        loops unrolled around it (a prefix of those around the node)."""
-        around = node.loc.unrolled
-        found = [u for u in entered.get(site, ()) if around[: len(u)] == u]
-        return site, max(found, key=len, default=())
-
-    places = {
-        node: (tuple(call(node, site) for site in node.loc.stack()[:-1]), node.loc)
-        for node in graph.all_nodes()
-        if node.op in _STEPPING and node.loc is not None and not node.loc.gradient
-    }
-    # On a loop's line, only a graph loop and its test make steps: not the guards a
-    # loop run while tracing puts before its later iterations (after a break).
-    tests = {n for w in graph.find(Op.WHILE) for r in w.arg[0].walk() for n in r.nodes}
-    for node in list(places):
-        if (
-            node.op is not Op.WHILE
-            and node not in tests
-            and node.loc.lineno in _source_facts(_code(node.loc)).loops
-        ):
-            del places[node]
-
-    def drop(nodes: Sequence[Node], loc: Loc) -> None:
-        """The leading ``nodes`` on ``loc``'s line, and the leading ones of the
-        branches of those that are branches: no steps."""
-        for node in nodes:
-            if node.loc is None or not _same_line(node.loc, loc):
-                return
-            places.pop(node, None)
-            if node.op is Op.COND:
-                for branch in node.arg:
-                    drop(branch.nodes, loc)
-
-    flags = _flags(graph)
-    for region in graph.body.walk():
-        for k, node in enumerate(region.nodes):
-            if node.op in (Op.COND, Op.WHILE):  # (flags after it: no step back to it)
-                drop(region.nodes[k + 1 :], node.loc)
-            if _guard(node, flags):  # (the rest after a break, continue or return)
-                places.pop(node, None)
-                places.pop(node.inputs[0], None)
-                for branch in node.arg:
-                    drop(branch.nodes, node.loc)
-            if node.op is Op.WHILE:  # (its counter and flags: the test's step comes next)
-                for last in reversed(node.arg[1].nodes):
-                    if last.loc is None or not _same_line(last.loc, node.loc):
-                        break
-                    places.pop(last, None)
-    return places
-
-
-def _flags(graph: Graph) -> set[Node]:
-    """The loop variables conversion added (a break's, a return's flag): no name."""
-    found = set()
-    for loop in graph.find(Op.WHILE):
-        test, body = loop.arg
-        unnamed = [k for k, name in enumerate(body.names) if name is None]
-        found |= {region.params[k] for region in (test, body) for k in unnamed}
-        found |= {n for n in graph.find(Op.PROJ) if n.inputs[0] is loop and n.arg in unnamed}
-    return found
-
-
-def _guard(node: Node, flags: set[Node]) -> bool:
-    """Whether ``node`` is the branch conversion puts around the statements after a
-    ``break``, ``continue`` or ``return`` (``if not flag: ...``): no step of its own."""
-    if node.op is not Op.COND or node.inputs[0].op is not Op.CALL:
-        return False
-    test = node.inputs[0]
-    if test.arg.fn is not operator.not_ or not test.inputs:
-        return False
-    flag = test.inputs[0]
-    merged = flag.op is Op.PROJ and flag.inputs[0].op is Op.COND  # (set in a branch here)
-    return flag in flags or (merged and _same_line(flag.inputs[0].loc, node.loc))
-
-
-def _same_line(a: Loc, b: Loc | None) -> bool:
-    return b is not None and (a.filename, a.lineno, a.caller) == (b.filename, b.lineno, b.caller)
-
-
-def _code(loc: Loc) -> Any:
-    """The code object of the user's function ``loc`` is in (or one naming it)."""
-    code = function_code(loc)
-    if code is not None:
-        return code
-    return types.SimpleNamespace(
-        co_filename=loc.filename, co_qualname=loc.function, co_name=loc.function, co_code=b""
-    )
-
-
-def _passed(code: Any, previous: int, lineno: int) -> Callable[[int], bool]:
-    """Whether a line may have run between a frame's step at ``previous`` and its next
-    at ``lineno``: the lines between them, or, going back (a loop's next iteration),
-    the rest of the innermost loop holding both and its lines before ``lineno``."""
-    if previous <= lineno:
-        return lambda line: previous <= line < lineno
-    loops = [
-        (first, last)
-        for first, last in _source_facts(code).loops.items()
-        if first <= lineno and previous <= last
-    ]
-    if not loops:
-        return lambda line: line > lineno
-    first, last = max(loops)  # (the innermost: it starts last)
-    return lambda line: previous <= line <= last or first <= line < lineno
-
-
-def _return_line(frame: GraphFrame) -> int:
-    """The line a call returns from: its latest line if that is a ``return``, else the
-    first ``return`` after it (one without operations of its own; after the loop, where
-    the latest line is a loop's), else its latest."""
-    facts = _source_facts(frame.code)
-    end = facts.loops.get(frame.line, frame.line)  # (at a loop's line: its body is not run)
-    after = [line for line in facts.returns if line == frame.line or line > end]
-    return after[0] if after else frame.line
-
-
-class _Facts(NamedTuple):
-    """What a function's source says about its lines (nested functions left out)."""
-
-    returns: tuple[int, ...] = ()  # the lines of its return statements
-    binds: tuple[tuple[int, str], ...] = ()  # (line, name) of each name bound or deleted
-    loops: dict[int, int] = {}  # each loop's first line -> its last
-    augmented: frozenset[int] = frozenset()  # the lines of its x += v
-    targets: dict[int, frozenset[str]] = {}  # a for loop's line -> the names it binds
-
-
-@functools.lru_cache(maxsize=256)
-def _source_facts(code: Any) -> _Facts:
-    """The ``_Facts`` of the function ``code`` is (or is converted from)."""
-    try:
-        lines, first = inspect.getsourcelines(code)
-        tree = ast.parse(textwrap.dedent("".join(lines)))
-    except (OSError, TypeError, SyntaxError):
-        return _Facts()
-    function = tree.body[0] if tree.body else None
-    if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
-        return _Facts()
-    returns, binds, loops, augmented, targets = set(), set(), {}, set(), {}
-    todo = list(function.body)
-    while todo:
-        node = todo.pop()
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
-            continue
-        line = getattr(node, "lineno", 0) + first - 1
-        if isinstance(node, ast.Return):
-            returns.add(line)
-        if isinstance(node, ast.For | ast.While):
-            loops[line] = (node.end_lineno or node.lineno) + first - 1
-        if isinstance(node, ast.AugAssign):
-            augmented.add(line)
-        if isinstance(node, ast.For):
-            targets[line] = frozenset(_names(node.target))
-        bound = (
-            node.targets
-            if isinstance(node, ast.Assign | ast.Delete)
-            else [node.target]
-            if isinstance(node, ast.AugAssign | ast.AnnAssign)
-            else []
-        )
-        binds |= {(line, name) for target in bound for name in _names(target)}
-        todo.extend(ast.iter_child_nodes(node))
-    return _Facts(
-        tuple(sorted(returns)), tuple(sorted(binds)), loops, frozenset(augmented), targets
-    )
-
-
-def _names(target: ast.expr) -> list[str]:
-    """The names an assignment target binds (in tuples and lists too; not x[i], x.a)."""
-    if isinstance(target, ast.Name):
-        return [target.id]
-    if isinstance(target, ast.Tuple | ast.List | ast.Starred):
-        return [name for part in ast.iter_child_nodes(target) for name in _names(part)]
-    return []
