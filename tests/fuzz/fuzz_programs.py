@@ -35,6 +35,7 @@ from typing import Any
 
 import harness
 import numpy as np
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 import nbgraph as ng
@@ -1474,3 +1475,19 @@ def run_program(program: Program, backends: Sequence[str], directory: Path) -> d
         ):
             raise Disagreement(backend, f"graph mode {outcome} (supported constructs only)")
     return ran
+
+
+def fixed_programs(count: int) -> Callable:
+    """Hypothesis settings for a test over ``count`` random programs, the same ones
+    on every run (a test suite's, not a search's)."""
+    return settings(
+        max_examples=count,
+        derandomize=True,
+        deadline=None,
+        database=None,
+        suppress_health_check=[
+            HealthCheck.too_slow,
+            HealthCheck.data_too_large,
+            HealthCheck.function_scoped_fixture,
+        ],
+    )

@@ -10,7 +10,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from fuzz_programs import Disagreement, Program, check_backends, load, programs, run_program
+from fuzz_programs import (
+    Disagreement,
+    Program,
+    check_backends,
+    fixed_programs,
+    load,
+    programs,
+    run_program,
+)
 from hypothesis import HealthCheck, given, settings
 from known_open import KnownDisagreement, Regression, known, regressions
 
@@ -32,17 +40,7 @@ def backends_for(program: Program) -> list[str]:
     return [backend for backend in wanted if backend in BACKENDS]
 
 
-@settings(
-    max_examples=SMOKE_EXAMPLES,
-    derandomize=True,
-    deadline=None,
-    database=None,
-    suppress_health_check=[
-        HealthCheck.too_slow,
-        HealthCheck.data_too_large,
-        HealthCheck.function_scoped_fixture,
-    ],
-)
+@fixed_programs(SMOKE_EXAMPLES)
 @given(program=programs())
 def test_random_programs_agree(program: Program, workdir: Path) -> None:
     try:

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from fuzz_programs import PYTHON_MARK, Program, load, observe, programs
-from hypothesis import HealthCheck, given, settings
+from fuzz_programs import PYTHON_MARK, Program, fixed_programs, load, observe, programs
+from hypothesis import given
 
 import nbgraph as ng
 from nbgraph.errors.exceptions import GraphModeError
@@ -75,17 +75,7 @@ def assert_steps_agree(graph, eager, values_too: bool) -> None:
         k += 1
 
 
-@settings(
-    max_examples=EXAMPLES,
-    derandomize=True,
-    deadline=None,
-    database=None,
-    suppress_health_check=[
-        HealthCheck.too_slow,
-        HealthCheck.data_too_large,
-        HealthCheck.function_scoped_fixture,
-    ],
-)
+@fixed_programs(EXAMPLES)
 @given(program=programs())
 def test_a_graphs_steps_are_eagers(program: Program, workdir: Path) -> None:
     fn = load(program.source, workdir).f

@@ -9,7 +9,7 @@ import re
 import nbformat
 import pytest
 from nbclient import NotebookClient
-from notebook_cells import printed
+from notebook_cells import cell, printed, recording_of
 
 CELLS = {
     "load": "from nbgraph.kernel.step_magic import StepMagics\n"
@@ -30,32 +30,8 @@ def notebook() -> nbformat.NotebookNode:
     return nb
 
 
-def cell(nb: nbformat.NotebookNode, name: str) -> nbformat.NotebookNode:
-    return next(c for c in nb.cells if c.id == name)
-
-
 def outputs(nb: nbformat.NotebookNode, name: str) -> list:
     return cell(nb, name).outputs
-
-
-def recordings(nb: nbformat.NotebookNode) -> dict[str, dict]:
-    """model id -> recording, from the widget state saved with the notebook."""
-    state = nb.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
-    return {
-        model_id: model["state"]["recording"]
-        for model_id, model in state.items()
-        if "recording" in model["state"]
-    }
-
-
-def recording_of(nb: nbformat.NotebookNode, name: str) -> dict:
-    views = [
-        o
-        for o in outputs(nb, name)
-        if o.output_type == "display_data" and "application/vnd.jupyter.widget-view+json" in o.data
-    ]
-    assert len(views) == 1
-    return recordings(nb)[views[0].data["application/vnd.jupyter.widget-view+json"]["model_id"]]
 
 
 def test_the_cell_runs_as_usual(notebook):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import nbformat
 import pytest
 from nbclient import NotebookClient
-from notebook_cells import printed
+from notebook_cells import cell, printed, recording_of
 
 CELLS = {
     "load": "%load_ext nbgraph\nimport numpy as np",
@@ -41,21 +41,6 @@ def notebook() -> nbformat.NotebookNode:
     nb.cells = [nbformat.v4.new_code_cell(source, id=name) for name, source in CELLS.items()]
     NotebookClient(nb, timeout=180, kernel_name="python3", allow_errors=True).execute()
     return nb
-
-
-def cell(nb: nbformat.NotebookNode, name: str) -> nbformat.NotebookNode:
-    return next(c for c in nb.cells if c.id == name)
-
-
-def recording_of(nb: nbformat.NotebookNode, name: str) -> dict:
-    """The recording the cell's stepper shows (from the widget state saved)."""
-    state = nb.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
-    (view,) = [
-        o.data["application/vnd.jupyter.widget-view+json"]["model_id"]
-        for o in cell(nb, name).outputs
-        if o.output_type == "display_data" and "application/vnd.jupyter.widget-view+json" in o.data
-    ]
-    return state[view]["state"]["recording"]
 
 
 def values_of(recording: dict, function: str, variable: str) -> list:
