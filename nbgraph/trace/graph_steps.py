@@ -14,9 +14,8 @@ lines and graph lines: the call's frame is a child of the calling line's frame.
 
 from __future__ import annotations
 
-import contextlib
 import sys
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
@@ -118,12 +117,32 @@ class _Running:
         self.unset: set[str] = set()  # its variables that entered it without a value
 
 
+class _Safely:
+    """``with``: bookkeeping that goes wrong stops the recording, as the recorder's own
+    failures do (``Recorder._fail``); the graph's run goes on."""
+
+    __slots__ = ("recorder",)
+
+    def __init__(self, recorder: Recorder) -> None:
+        self.recorder = recorder
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type | None, error: Any, traceback: Any) -> bool:
+        if kind is not None and issubclass(kind, Exception):
+            self.recorder._fail(error)
+            return True
+        return False
+
+
 class StepInterpreter(Interpreter):
     """The interpret backend, turning the nodes it runs into the recorder's steps."""
 
     def __init__(self, recorder: Recorder, graph: Graph, top: GraphFrame) -> None:
         super().__init__(graph, writes_in_place=True)  # arguments written as eagerly
         self.recorder = recorder
+        self._safely = _Safely(recorder)
         self.frames = [top]  # the active calls, outermost first
         self.calls: list[Hashable] = [None]  # the call each stands for (see _places)
         self.places = places(graph)
@@ -175,18 +194,9 @@ class StepInterpreter(Interpreter):
 
     # ------------------------------------------------------------------ running
 
-    @contextlib.contextmanager
-    def _safely(self) -> Iterator[None]:
-        """Bookkeeping that goes wrong stops the recording, as the recorder's own
-        failures do (``Recorder._fail``); the graph's run goes on."""
-        try:
-            yield
-        except Exception as exc:
-            self.recorder._fail(exc)
-
     def _eval(self, node: Node, env: dict[Node, Any]) -> Any:
         frame = self.frames[-1]
-        with self._safely():
+        with self._safely:
             place = self.places.get(node)
             if place is not None:
                 frame = self._at(*place, env)
@@ -199,7 +209,9 @@ class StepInterpreter(Interpreter):
         if stops(node):
             return None  # (the run goes on)
         value = super()._eval(node, env)
-        with self._safely():
+        if node.op is not Op.CALL and node not in self.names:
+            return value
+        with self._safely:
             named = self.names.get(node)
             if named is None and node.op is Op.CALL and node.arg.fn in _UPDATES:
                 target = node.inputs[0]  # x[i] = v: x changed
@@ -244,7 +256,7 @@ class StepInterpreter(Interpreter):
             return self._test(tests[-1], region, args, env)
         bodies = self.bodies.get(id(region))
         if bodies:  # an iteration's body: its variables
-            with self._safely():
+            with self._safely:
                 running = bodies[-1]
                 depth = self.frames.index(running.frame) if running.frame in self.frames else 0
                 values = dict(zip(region.params, args))
@@ -266,7 +278,7 @@ class StepInterpreter(Interpreter):
         ``break``, and eager code shows no step there after a ``break``."""
         recorder = self.recorder
         frame, line, before = running.frame, running.frame.line, self.latest
-        with self._safely():
+        with self._safely:
             if running.started and not recorder.stopped:
                 limits = recorder.limits
                 running.active.next_iteration(limits.keep_first, limits.keep_last, recorder._forget)
@@ -274,7 +286,7 @@ class StepInterpreter(Interpreter):
             running.started += 1
         results = super()._region(region, args, env)
         step = self.latest
-        with self._safely():
+        with self._safely:
             if not results[0] and step is not before and recorder.buffer[-1:] == [step]:
                 recorder.buffer.pop()
                 recorder._forget([step])
@@ -311,11 +323,11 @@ class StepInterpreter(Interpreter):
         finally:
             self.tests[id(test)].pop()
             self.bodies[id(body)].pop()
-            with self._safely():
+            with self._safely:
                 if running.active in recorder.active:  # (unless the recording stopped)
                     frame.loops.remove(running.active)
                     recorder._end_loop(running.active)
-        with self._safely():
+        with self._safely:
             depth = self.frames.index(frame) if frame in self.frames else 0
             values = dict(zip(body.results, state))
             self._bind_state(depth, body, body.results, values, running.unset)
@@ -465,7 +477,7 @@ class StepInterpreter(Interpreter):
 
     def returned(self, value: Any) -> None:
         """The graph returned ``value``: every call in it returns."""
-        with self._safely():
+        with self._safely:
             while len(self.frames) > 1:
                 self._return(self.frames.pop(), self.env)
             self._return(self.frames[0], self.env, value)
@@ -507,8 +519,9 @@ def record_call(recorder: Recorder, fn: GraphFunction, args: tuple, kwargs: dict
                 raise
             leaves = flatten((bound.args, bound.kwargs))[0]
             stepper = StepInterpreter(recorder, entry.graph, top)
-            for name, value in signature.arguments.items():
-                stepper._bind(0, name, value)
+            with stepper._safely:
+                for name, value in signature.arguments.items():
+                    stepper._bind(0, name, value)
             note = (
                 f"{fn.__name__} ran as its graph on the interpret backend: its steps "
                 "show the graph's values (nbgraph.config.run_eagerly records its "

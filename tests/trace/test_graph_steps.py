@@ -116,3 +116,17 @@ def test_run_eagerly_records_the_python_code_instead():
     assert f.trace_count == 0
     assert not any("ran as its graph" in note for note in recording.notes)
     assert any(s.line.strip() == "break" for s in recording.steps)  # (no graph op there)
+
+
+def test_a_failing_bookkeeping_stops_the_recording_not_the_run(monkeypatch):
+    from nbgraph.trace import graph_steps
+
+    def broken(self, depth, name, value):
+        raise RuntimeError("bookkeeping bug")
+
+    monkeypatch.setattr(graph_steps.StepInterpreter, "_bind", broken)
+    f = ng.function(programs.loop_with_helper)
+    recording = step(f, np.arange(3.0), 8)
+    assert recording.result == programs.loop_with_helper(np.arange(3.0), 8)
+    assert recording.exception is None
+    assert any("the recorder failed (RuntimeError: bookkeeping bug)" in n for n in recording.notes)
