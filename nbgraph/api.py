@@ -49,6 +49,30 @@ class Trace:
     build: dict[str, float]  # (the first run's time joins it after the run)
     entry: Specialization
 
+    def summary(self) -> tuple[str, ...]:
+        """Why it was made, what building it cost per stage, and whether Numba compiled
+        or loaded from the disk cache, one line each (``nbgraph.explain`` prints these,
+        the graph view's explain panel shows them)."""
+        stages = ", ".join(f"{stage} {seconds:.3f} s" for stage, seconds in self.build.items())
+        lines = [
+            f"{self.signature}: {self.reason}",
+            f"built in {sum(self.build.values()):.3f} s ({stages})",
+        ]
+        compiled = getattr(self.entry.program, "functions_compiled", None)
+        after = getattr(self.entry.program, "background_s", None)
+        if after is not None:
+            done = (
+                f"Numba then compiled {compiled} functions"
+                if compiled
+                else "then loaded from the disk cache: nothing compiled"
+            )
+            lines.append(f"first call ran on the interpreter; {done} ({after:.3f} s after it)")
+        elif compiled == 0:
+            lines.append("loaded from the disk cache: nothing compiled")
+        elif compiled:
+            lines.append(f"Numba compiled {compiled} functions (not in the disk cache)")
+        return tuple(lines)
+
 
 # Build, cache and retrace messages (Python's logging; see the README's "Settings").
 log = logging.getLogger("nbgraph")
@@ -266,7 +290,12 @@ class GraphFunction(StagedFunction):
         of the function named ``inspect`` is then passed by position.)
         """
         bound = self.bind(args, kwargs)
-        graph = self.specialize(bound).annotated_graph()
+        entry = self.specialize(bound)
+        graph = entry.annotated_graph()
+        for k, made in enumerate(self.traces, 1):
+            if made.entry is entry:  # (the view's explain panel shows why it was made)
+                first, *rest = made.summary()
+                graph = graph.annotated(trace=(f"trace {k} {first}", *rest))
         if not inspect:
             return graph
         return inspected(graph, flatten((bound.args, bound.kwargs))[0])

@@ -12,11 +12,9 @@ the disk cache.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .api import GraphFunction, Trace
-from .backend import Program
 from .graph.ir import Graph, Node, Op, Region
 
 
@@ -50,56 +48,77 @@ def explain(fn: GraphFunction) -> Explanation:
     plural = "s" if count > 1 else ""
     report.lines.append(f"{fn.__name__} (backend {fn.backend}): {count} trace{plural}")
     for k, trace in enumerate(fn.traces, 1):
-        build = ", ".join(f"{stage} {seconds:.3f} s" for stage, seconds in trace.build.items())
-        report.lines.append(f"  trace {k} {trace.signature}: {trace.reason}")
-        report.lines.append(f"    built in {sum(trace.build.values()):.3f} s ({build})")
-        compiled = getattr(trace.entry.program, "functions_compiled", None)
-        after = getattr(trace.entry.program, "background_s", None)
-        if after is not None:
-            done = (
-                f"Numba then compiled {compiled} functions"
-                if compiled
-                else "then loaded from the disk cache: nothing compiled"
-            )
-            report.lines.append(
-                f"    first call ran on the interpreter; {done} ({after:.3f} s after it)"
-            )
-        elif compiled == 0:
-            report.lines.append("    loaded from the disk cache: nothing compiled")
-        elif compiled:
-            report.lines.append(f"    Numba compiled {compiled} functions (not in the disk cache)")
-    newest = fn.traces[-1].entry
+        first, *rest = trace.summary()
+        report.lines.append(f"  trace {k} {first}")
+        report.lines += [f"    {line}" for line in rest]
     report.lines.append(f"in trace {count}:")
-    report.lines += [f"  {line}" for line in _graph_facts(newest.graph, newest.program)]
+    report.lines += [
+        f"  {fact.text}" for fact in graph_facts(fn.traces[-1].entry.annotated_graph())
+    ]
     return report
 
 
-def _graph_facts(graph: Graph, program: Program) -> Iterator[str]:
-    unrolled: dict[int, int] = {}
-    for node in graph.all_nodes():
-        for line, iteration in node.loc.unrolled if node.loc else ():
-            unrolled[line] = max(unrolled.get(line, 0), iteration + 1)
-    for line, iterations in sorted(unrolled.items()):
-        yield (
-            f"line {line}: a Python loop ran {iterations} times while tracing, unrolled into "
-            "the graph (its bounds were Python values, not graph values)"
+@dataclass(frozen=True)
+class Fact:
+    """One line of what graph mode made of a graph, and the nodes it is about (the graph
+    view selects them)."""
+
+    text: str
+    nodes: tuple[Node, ...] = ()
+
+
+def graph_facts(graph: Graph) -> list[Fact]:
+    """The Python loops unrolled into ``graph`` while tracing, the nodes its backend runs
+    in Python (and whether a graph loop runs them once per iteration), its copies inside
+    loops, and its fused groups (an annotated graph: ``f.graph(...)``)."""
+    facts = []
+    unrolled: dict[int, list[Node]] = {}  # a loop's line -> the nodes it made
+    runs: dict[int, dict[tuple, int]] = {}  # -> each run of it (the iterations around it):
+    for node in graph.all_nodes():  # the iterations (from 1) it made nodes in, at most
+        around = node.loc.unrolled if node.loc else ()
+        for depth, (line, iteration) in enumerate(around):
+            unrolled.setdefault(line, []).append(node)
+            run = runs.setdefault(line, {})
+            run[around[:depth]] = max(run.get(around[:depth], 0), iteration)
+    for line, nodes in sorted(unrolled.items()):
+        facts.append(
+            Fact(
+                f"line {line}: a Python loop ran {sum(runs[line].values())} times while "
+                "tracing, unrolled into the graph (its bounds were Python values, not graph "
+                "values)",
+                tuple(nodes),
+            )
         )
     loops = _loop_lines(graph.body)
-    for node, reason in program.python_nodes.items():
+    for node, reason in graph.python_nodes.items():
         where = loops.get(node)
         per = f", inside the graph loop at line {where}: once per iteration" if where else ""
-        yield f"line {_line(node)}: {node.label()} runs in Python{per} ({reason})"
-    for node, reason in program.copies.items():
-        yield f"line {_line(node)}: {node.label()} copies an array inside a loop ({reason})"
-    if not unrolled and not program.python_nodes:
-        yield "no Python loops unrolled, no nodes run in Python"
-    for lines, members in sorted(
-        ((sorted({m.loc.lineno for m in members if m.loc}), members) for members in program.fused),
-        key=lambda item: item[0],
-    ):
-        where = f"line {lines[0]}" if len(lines) == 1 else f"lines {', '.join(map(str, lines))}"
-        names = ", ".join(m.label() for m in members)
-        yield f"{where}: {len(members)} operations fused into one pass over the elements ({names})"
+        facts.append(
+            Fact(f"line {_line(node)}: {node.label()} runs in Python{per} ({reason})", (node,))
+        )
+    for node, reason in graph.copies.items():
+        facts.append(
+            Fact(
+                f"line {_line(node)}: {node.label()} copies an array inside a loop ({reason})",
+                (node,),
+            )
+        )
+    if not unrolled and not graph.python_nodes:
+        facts.append(Fact("no Python loops unrolled, no nodes run in Python"))
+    passes: dict[tuple[tuple[int, ...], str], list[Node]] = {}  # alike groups (one per call
+    counts: dict[tuple[tuple[int, ...], str], int] = {}  # or unrolled iteration) together
+    for members in graph.fused:
+        lines = tuple(sorted({m.loc.lineno for m in members if m.loc}))
+        key = (lines, ", ".join(m.label() for m in members))
+        passes.setdefault(key, []).extend(members)
+        counts[key] = counts.get(key, 0) + 1
+    for (lines, names), members in sorted(passes.items(), key=lambda item: item[0]):
+        where = f"line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines)) or '?'}"
+        size = len(members) // counts[(lines, names)]
+        times = f", {counts[(lines, names)]} times" if counts[(lines, names)] > 1 else ""
+        text = f"{where}: {size} operations fused into one pass over the elements ({names}){times}"
+        facts.append(Fact(text, tuple(members)))
+    return facts
 
 
 def _loop_lines(region: Region, line: int | None = None) -> dict[Node, int]:

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import nbgraph as ng
+from nbgraph.explain import graph_facts
 
 BACKENDS = os.environ.get("NBGRAPH_TEST_BACKENDS", "interpret,cpu,cuda").split(",")
 
@@ -156,3 +157,45 @@ def test_builds_and_retraces_go_to_the_nbgraph_logger(caplog):
     )
     (retrace,) = [r.getMessage() for r in records if r.levelno == logging.WARNING]
     assert "traced 6 times" in retrace and "x is a int8 1-d array" in retrace
+
+
+def nested_python_loops(x):
+    for i in range(3):
+        for _ in range(i):
+            x = x * 2.0
+    return x
+
+
+def test_python_loops_unrolled_while_tracing_are_counted():
+    """Each Python loop's line with the iterations it ran while tracing, nested loops'
+    counted over every iteration of the loop around them (here 0 + 1 + 2)."""
+    f = ng.function(nested_python_loops)
+    f(np.ones(2))
+    text = repr(ng.explain(f))
+    outer = nested_python_loops.__code__.co_firstlineno + 1
+    assert f"line {outer}: a Python loop ran 3 times while tracing" in text
+    assert f"line {outer + 1}: a Python loop ran 3 times while tracing" in text
+
+
+def scaled_rows(x):
+    for k in range(3):
+        x = fusable(x, x * k)[0]
+    return x
+
+
+def test_alike_fused_passes_are_one_line_with_their_count_and_nodes():
+    """A helper's fused pass made once per unrolled iteration is one line, 'N times',
+    about the nodes of every pass (the graph view highlights them all)."""
+    f = ng.function(scaled_rows)
+    f(np.ones(4))
+    lines = (fusable.__code__.co_firstlineno + 1, scaled_rows.__code__.co_firstlineno + 2)
+    text = repr(ng.explain(f))
+    fused = (
+        f"lines {lines[0]}, {lines[1]}: 4 operations fused into one pass over the elements "
+        "(*, exp, *, +), 3 times"
+    )
+    assert fused in text
+    graph = f.graph(np.ones(4))
+    fact = next(fact for fact in graph_facts(graph) if fact.text == fused)
+    assert len(fact.nodes) == 12 and {n.loc.lineno for n in fact.nodes} == set(lines)
+    assert graph.trace[0] == "trace 1 (float64 1-d array): first call"

@@ -131,6 +131,8 @@ class Graph:
     fused: tuple[tuple[Node, ...], ...] = field(default=(), repr=False, compare=False)
     # Each node's value in one run, when asked for (``f.graph(..., inspect=True)``).
     values: dict[Node, Any] | None = field(default=None, repr=False, compare=False)
+    # Which trace of its function made it, why, and what building it cost, a line each.
+    trace: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
     def own_results(self) -> tuple[Node, ...]:
         """The function's own results: not the flags of ``flavors``, the final values of

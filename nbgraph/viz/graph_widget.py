@@ -18,6 +18,7 @@ import anywidget
 import traitlets
 from IPython import get_ipython
 
+from ..explain import graph_facts
 from ..graph.ir import Graph, Node
 from ..graph.printer import node_names
 from ..kernel import frontend
@@ -61,6 +62,9 @@ class GraphWidget(anywidget.AnyWidget):
     show_fusion = traitlets.Bool(False).tag(sync=True)  # outline the fused groups
     has_fusion = traitlets.Bool(False).tag(sync=True)
     selected = traitlets.Unicode().tag(sync=True)
+    # What graph mode made of the graph (``nbgraph.explain``): {"trace": [lines],
+    # "facts": [{"text": ..., "nodes": [drawing ids]}]}, for the explain panel.
+    explanation = traitlets.Dict().tag(sync=True)
 
     def __init__(
         self,
@@ -90,6 +94,7 @@ class GraphWidget(anywidget.AnyWidget):
             has_values=graph.values is not None,
             has_fusion=bool(graph.fused),
             show_values=graph.values is not None,
+            explanation=explanation(graph),
             **kwargs,
         )
         self._layouts: dict[tuple, str] = {}
@@ -151,6 +156,17 @@ class GraphWidget(anywidget.AnyWidget):
         if self.engine == "kernel":
             data["image/svg+xml"] = self.svg
         return data, metadata
+
+
+def explanation(graph: Graph) -> dict[str, Any]:
+    """The explain panel's content: the graph's trace and ``graph_facts``, each fact
+    with the drawing ids of the nodes it is about."""
+    ids = {node: node_id(name) for node, name in node_names(graph).items()}
+    facts = [
+        {"text": fact.text, "nodes": [ids[n] for n in fact.nodes if n in ids]}
+        for fact in graph_facts(graph)
+    ]
+    return {"trace": list(graph.trace), "facts": facts}
 
 
 def mimebundle(graph: Graph) -> tuple[dict[str, Any], dict[str, Any]] | dict[str, Any]:

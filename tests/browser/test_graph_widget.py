@@ -1,7 +1,8 @@
 """The graph widget in JupyterLab and Notebook 7: fold and unfold a loop, select a node, see its
 details, its line in the cell and ``widget.selected`` in the kernel; search; a layout
 made in the browser; the nodes holding a NaN found by searching "nan"; helper calls
-folded into one box each, unfolded and refitted to the width."""
+folded into one box each, unfolded and refitted to the width; the explain panel and the
+nodes its facts highlight."""
 
 import re
 
@@ -108,3 +109,21 @@ def test_helper_calls_fold_into_one_box_each(open_notebook, tmp_path):
     title.first.click()  # fold one call again from its title
     view.locator("g.node", has_text="▸ standardize(…)").first.wait_for()
     assert view.locator("g.cluster > text", has_text="▾ standardize(…)").count() == 7
+
+    # The explain panel: the trace, then a line per fact; a fact highlights its nodes.
+    view.get_by_role("button", name="Fold all", exact=True).click()
+    view.locator("g.node", has_text="▸ standardize(…)").nth(7).wait_for()
+    view.get_by_role("button", name="Explain").click()
+    panel.locator("h4", has_text="What graph mode made of this graph").wait_for()
+    text = panel.inner_text()
+    assert "trace 1 (float64 1-d array): first call" in text
+    assert "built in" in text
+    unrolled = panel.locator("li", has_text="a Python loop ran 8 times while tracing")
+    unrolled.click()  # its nodes: every call's, unfolded and highlighted
+    view.locator("text=highlighted").wait_for()
+    view.locator("g.cluster > text", has_text="▾ standardize(…)").nth(7).wait_for()
+    assert view.locator("g.node.nbgraph-graph-match").count() >= 8 * 9
+    assert "a Python loop ran 8 times" in panel.inner_text()  # the panel stays
+    view.screenshot(path=tmp_path / "explain_panel.png")
+    view.get_by_role("button", name="Explain").click()  # back to the node details
+    panel.locator(".nbgraph-graph-hint").wait_for()

@@ -108,8 +108,12 @@ function render({ model, el: host }) {
   const zoomOut = button("−", "Zoom out");
   const zoomFit = button("Fit", "Fit the width");
   const zoomIn = button("+", "Zoom in");
+  const explainButton = button("Explain",
+    "Why this graph was traced, loops unrolled, what runs in Python, copies in loops, " +
+    "fused passes");
+  explainButton.classList.add("nbgraph-graph-explain");
   bar.append(title, find, found, types.label, values.label, fusion.label, foldAll, unfoldAll,
-    zoomOut, zoomFit, zoomIn);
+    zoomOut, zoomFit, zoomIn, explainButton);
   const main = el("div", "nbgraph-graph-main");
   const canvas = el("div", "nbgraph-graph-canvas");
   canvas.tabIndex = 0;
@@ -126,6 +130,7 @@ function render({ model, el: host }) {
   let drawing = 0; // the newest draw; older (slower) browser layouts are dropped
   let scrollTo = null; // a node to bring into view once the next layout arrives
   let drawnFolds = null; // the open clusters of the drawing shown: refit when they change
+  let explaining = false; // the panel shows the explanation, not a node's details
 
   const nodes = () => model.get("nodes");
   const groups = () => model.get("groups");
@@ -299,6 +304,7 @@ function render({ model, el: host }) {
   }
 
   function showDetails(id, info) {
+    setExplaining(false);
     panel.replaceChildren();
     if (!info) {
       panel.append(el("div", "nbgraph-graph-hint",
@@ -349,8 +355,53 @@ function render({ model, el: host }) {
     }
   }
 
+  function setExplaining(on) {
+    explaining = on;
+    explainButton.classList.toggle("nbgraph-graph-on", on);
+  }
+
+  // Highlight nodes (an explanation's fact), unfolding the clusters around them.
+  function highlight(ids) {
+    matches = ids;
+    matchIndex = -1;
+    found.textContent = `${ids.length} highlighted`;
+    const open = unfolded();
+    const closed = new Set();
+    for (const id of ids) {
+      for (const c of nodes()[id].clusters) if (!open.has(c)) closed.add(c);
+    }
+    if (closed.size) {
+      scrollTo = ids[0];
+      setUnfolded([...open, ...closed]);
+      return;
+    }
+    decorate();
+    bringIntoView(ids[0]);
+  }
+
+  // What graph mode made of the graph (nbgraph.explain): its trace, then one line per
+  // fact; a fact about nodes highlights them when clicked.
+  function showExplanation() {
+    setExplaining(true);
+    const { trace, facts } = model.get("explanation");
+    panel.replaceChildren(el("h4", "", "What graph mode made of this graph"));
+    for (const line of trace) panel.append(el("div", "nbgraph-graph-row", line));
+    const list = el("ul", "nbgraph-graph-facts");
+    for (const fact of facts) {
+      const known = fact.nodes.filter((id) => nodes()[id]);
+      const item = el("li", known.length ? "nbgraph-graph-link" : "", fact.text);
+      if (known.length) {
+        item.title = "Highlight these nodes";
+        item.addEventListener("click", () => highlight(known));
+      }
+      list.append(item);
+    }
+    panel.append(list);
+  }
+
   // A folded helper call: what it is, and a button to unfold it.
   function showGroup(id) {
+    setExplaining(false);
     const group = groups()[id];
     panel.replaceChildren(el("h4", "", group.label));
     const toggle = button("Unfold", "Unfold this cluster");
@@ -441,9 +492,15 @@ function render({ model, el: host }) {
   zoomIn.addEventListener("click", () => { scale *= 1.25; applyScale(); });
   zoomOut.addEventListener("click", () => { scale /= 1.25; applyScale(); });
   zoomFit.addEventListener("click", fit);
+  explainButton.addEventListener("click", () => {
+    if (explaining) showDetails(selectedId(), nodes()[selectedId()]);
+    else showExplanation();
+  });
 
   const onSelected = () => showSelection();
-  const onUnfolded = () => showDetails(selectedId(), nodes()[selectedId()]);
+  const onUnfolded = () => {
+    if (!explaining) showDetails(selectedId(), nodes()[selectedId()]);
+  };
   const listeners = [
     ["change:svg", draw], ["change:dot", draw], ["change:selected", onSelected],
     ["change:unfolded", onUnfolded], ["change:show_types", syncToggles],
