@@ -8,7 +8,7 @@ import logging
 import time
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, overload
 
 from .backend import BACKENDS, compile_graph
@@ -48,6 +48,17 @@ class Trace:
     reason: str
     build: dict[str, float]  # (the first run's time joins it after the run)
     entry: Specialization
+    _shown: tuple = field(default=(None, (), None), repr=False, compare=False)
+
+    def graph(self, number: int) -> Graph:
+        """Its graph as shown (``annotated_graph``) with the summary of this trace, the
+        ``number``-th of its function (one copy while they stay the same)."""
+        graph = self.entry.annotated_graph()
+        first, *rest = self.summary()
+        lines = (f"trace {number} {first}", *rest)
+        if self._shown[0] is not graph or self._shown[1] != lines:
+            self._shown = (graph, lines, graph.annotated(trace=lines))
+        return self._shown[2]
 
     def summary(self) -> tuple[str, ...]:
         """Why it was made, what building it cost per stage, and whether Numba compiled
@@ -291,11 +302,8 @@ class GraphFunction(StagedFunction):
         """
         bound = self.bind(args, kwargs)
         entry = self.specialize(bound)
-        graph = entry.annotated_graph()
-        for k, made in enumerate(self.traces, 1):
-            if made.entry is entry:  # (the view's explain panel shows why it was made)
-                first, *rest = made.summary()
-                graph = graph.annotated(trace=(f"trace {k} {first}", *rest))
+        made = [(k, t) for k, t in enumerate(self.traces, 1) if t.entry is entry]
+        graph = made[-1][1].graph(made[-1][0]) if made else entry.annotated_graph()
         if not inspect:
             return graph
         return inspected(graph, flatten((bound.args, bound.kwargs))[0])

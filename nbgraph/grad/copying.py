@@ -101,7 +101,12 @@ class Copier:
         for node in region.nodes:
             self._node(node, add, effects)
         return Region(
-            params, nodes, tuple(self.env[r] for r in region.results), region.names, region.unrolled
+            params,
+            nodes,
+            tuple(self.env[r] for r in region.results),
+            region.names,
+            region.unrolled,
+            flags=dict(region.flags),
         )
 
     def _taped_loop(self, node: Node, builder: RegionBuilder, effects: bool) -> None:

@@ -85,6 +85,10 @@ class Region:
     # A loop body's variables that had no value before the loop (the graph carries a
     # placeholder in them until the body assigns them).
     undefined: frozenset[str] = frozenset()
+    # The flags conversion added for a ``break``, ``continue`` or ``return``: a loop
+    # body's by param position, a branch's by result position, each with that kind (the
+    # views hide them: ``graph/scaffolding.py``).
+    flags: dict[int, str] = field(default_factory=dict)
 
     def walk(self) -> list[Region]:
         """This region and every region nested in it, outermost first."""
@@ -162,7 +166,13 @@ class Graph:
         return [n for n in self.all_nodes() if n.op is op]
 
     def __str__(self) -> str:
-        return view("text")(self)
+        return self.listing()
+
+    def listing(self, everything: bool = False) -> str:
+        """The text listing, one node per line; ``everything``: with what conversion
+        added (the flags of break, continue and return, the effect token), which is left
+        out by default as in the graph view."""
+        return view("text")(self, everything=everything)
 
     def to_dot(self, **options: Any) -> Any:
         """The graph as a ``graphviz.Digraph`` (options: see ``nbgraph.viz.to_dot``)."""

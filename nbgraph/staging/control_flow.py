@@ -40,6 +40,7 @@ from .aliases import (
 )
 from .containers import fresh, fresh_state, structure, with_fields
 from .flavors import (
+    TYPE_FLAG,
     CarryFlags,
     FlaggedLoop,
     after_branches,
@@ -67,6 +68,21 @@ from .undefined import Deleted, LoopUndefined, Undefined, UndefinedReturn, Unjoi
 from .unify import describe_variable, join_tensor_types
 
 State = Sequence[Any]
+
+
+# The bases of the names of the flags conversion adds for a break, a continue and a
+# return (``convert/converters``), and the kind of statement each is for.
+BREAK_FLAG, CONTINUE_FLAG, RETURN_FLAG = "break", "continue", "do_return"
+FLAG_NAMES = {BREAK_FLAG: "break", CONTINUE_FLAG: "continue", RETURN_FLAG: "return"}
+
+
+def flag_kind(name: str, generated: frozenset[str]) -> str | None:
+    """Which statement's flag the variable ``name`` is, or "type" for the flag of a
+    variable's Python type (``flavors.py``); None: not a flag."""
+    if name.startswith(TYPE_FLAG):
+        return "type"
+    base = name.rpartition("_")[0]
+    return FLAG_NAMES.get(base) if name in generated else None
 
 
 def _where() -> str:
@@ -322,6 +338,7 @@ class _Merge:
     def __init__(self, pred: Traced, then: _Branch, other: _Branch, where: str) -> None:
         self.pred, self.then, self.other, self.where = pred, then, other, where
         self.pairs: list[tuple[Node, Node]] = []
+        self.type_flags: list[int] = []  # the pairs that are flags of a Python type
 
     def merge(self, name: str, a: Any, b: Any) -> Callable[[list[Any]], Any]:
         """Return a function that rebuilds the merged value from the cond's outputs."""
@@ -416,6 +433,7 @@ class _Merge:
             with reenter(there.builder):
                 never = const(False).node
             found.append((len(self.pairs), t))
+            self.type_flags.append(len(self.pairs))
             self.pairs.append((when.node, never) if here is self.then else (never, when.node))
         return found
 
@@ -547,11 +565,19 @@ def staged_cond(
     other = _trace_branch(else_fn, init, f"the else branch at {where}")
     _changes_concrete_alias(names, init, (then, other), where)
     merger = _Merge(pred, then, other, where)
+    flags: dict[int, str] = {}  # result position -> a break's, continue's or return's
     kept = [a and b for a, b in zip(then.kept, other.kept)]  # (a ternary's has none)
-    rebuild = [
-        (lambda outs, same=init[k]: same) if k < len(kept) and kept[k] else merger.merge(n, a, b)
-        for k, (n, a, b) in enumerate(zip(names, then.outputs, other.outputs))
-    ]
+    hidden = generated_names()
+    rebuild = []
+    for k, (n, a, b) in enumerate(zip(names, then.outputs, other.outputs)):
+        if k < len(kept) and kept[k]:
+            rebuild.append(lambda outs, same=init[k]: same)
+            continue
+        first = len(merger.pairs)
+        rebuild.append(merger.merge(n, a, b))
+        kind = flag_kind(n, hidden)
+        if kind is not None:
+            flags.update(dict.fromkeys(range(first, len(merger.pairs)), kind))
     pairs = list(merger.pairs)
     written = merge_branches(then.writes, other.writes)
     pairs += [(a, b) for _, a, b in written]
@@ -560,6 +586,7 @@ def staged_cond(
         pairs.append((then.builder.token, other.builder.token))
     then.builder.region.results = tuple(a for a, _ in pairs)
     other.builder.region.results = tuple(b for _, b in pairs)
+    then.builder.region.flags = {**flags, **dict.fromkeys(merger.type_flags, "type")}
     node = add_node(
         Op.COND,
         (pred.node,),
@@ -1018,6 +1045,11 @@ def _trace_while(
         None if slots[i].name in hidden or slots[i].name.startswith("<") else slots[i].name
         for i in carried
     )
+    body_b.region.flags = {
+        k: kind
+        for k, i in enumerate(carried)
+        if (kind := flag_kind(slots[i].name, hidden)) is not None
+    }
     body_b.region.unrolled = unrolled
     body_b.region.undefined = frozenset(
         slots[i].name for i in carried if isinstance(slots[i].init, UndefinedReturn | Undefined)

@@ -149,6 +149,9 @@ class CarryFlags(Exception):
         self.found = found
 
 
+TYPE_FLAG = "<type of "  # how a variable's Python-type flag is named: "<type of x>"
+
+
 def flags_to_carry(
     k: int, static: TensorType, types: list[TensorType], flagged: frozenset
 ) -> list[tuple[int, TensorType]]:
@@ -184,7 +187,7 @@ class FlaggedLoop:
         """The condition, body, names and initial values to trace the loop with."""
         if not self.flagged:
             return self.test, self.body, tuple(self.names), tuple(self.init)
-        names = (*self.names, *(f"<type of {self.names[k]}>" for k, _ in self.flagged))
+        names = (*self.names, *(f"{TYPE_FLAG}{self.names[k]}>" for k, _ in self.flagged))
         starts = (holds(self.init[k], t) for k, t in self.flagged)
         return self._test, self._body, names, (*self.init, *starts)
 

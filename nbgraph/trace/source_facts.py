@@ -1,6 +1,7 @@
-"""What a function's source says about its lines, for stepping through its graph:
-its returns, the names each line binds, its loops and their targets, its ``x += v``
-lines; and which lines may have run between two steps of a call."""
+"""What a function's source says about its lines, for stepping through its graph and
+titling its loops: its returns, the names each line binds, its loops and their targets,
+its ``x += v`` lines, its breaks, continues and returns; and which lines may have run
+between two steps of a call."""
 
 from __future__ import annotations
 
@@ -20,6 +21,10 @@ class Facts(NamedTuple):
     loops: dict[int, int] = {}  # each loop's first line -> its last
     augmented: frozenset[int] = frozenset()  # the lines of its x += v
     targets: dict[int, frozenset[str]] = {}  # a for loop's line -> the names it binds
+    exits: tuple[tuple[int, str], ...] = ()  # (line, "break"/"continue"/"return")
+
+
+_EXITS = {ast.Break: "break", ast.Continue: "continue", ast.Return: "return"}
 
 
 @functools.lru_cache(maxsize=256)
@@ -33,7 +38,7 @@ def source_facts(code: Any) -> Facts:
     function = tree.body[0] if tree.body else None
     if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
         return Facts()
-    returns, binds, loops, augmented, targets = set(), set(), {}, set(), {}
+    returns, binds, loops, augmented, targets, exits = set(), set(), {}, set(), {}, set()
     todo = list(function.body)
     while todo:
         node = todo.pop()
@@ -42,6 +47,8 @@ def source_facts(code: Any) -> Facts:
         line = getattr(node, "lineno", 0) + first - 1
         if isinstance(node, ast.Return):
             returns.add(line)
+        if isinstance(node, ast.Break | ast.Continue | ast.Return):
+            exits.add((line, _EXITS[type(node)]))
         if isinstance(node, ast.For | ast.While):
             loops[line] = (node.end_lineno or node.lineno) + first - 1
         if isinstance(node, ast.AugAssign):
@@ -57,7 +64,14 @@ def source_facts(code: Any) -> Facts:
         )
         binds |= {(line, name) for target in bound for name in _names(target)}
         todo.extend(ast.iter_child_nodes(node))
-    return Facts(tuple(sorted(returns)), tuple(sorted(binds)), loops, frozenset(augmented), targets)
+    return Facts(
+        tuple(sorted(returns)),
+        tuple(sorted(binds)),
+        loops,
+        frozenset(augmented),
+        targets,
+        tuple(sorted(exits)),
+    )
 
 
 def _names(target: ast.expr) -> list[str]:

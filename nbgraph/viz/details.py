@@ -3,7 +3,7 @@
 One record per node of the listing, keyed by its drawing id (``n7``): the op, its
 inputs and users with their types, constants, the user's source location, the
 Python-fallback reason, why it copies an array inside a loop, the last error, and the
-value summary of an inspected run.
+value summary of an inspected run, and whether conversion added it (scaffolding).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import Any
 
 from ..graph.ir import Graph, Node, Op
 from ..graph.printer import format_node, node_names, show_argument
+from ..graph.scaffolding import scaffolding
 from ..graph.template import Hole, split
 from .dot import cluster_ids, fused_groups, has_box, region_names, type_label, variable_names
 from .families import family, op_text
@@ -33,6 +34,7 @@ def node_details(graph: Graph, nesting: Nesting) -> dict[str, dict[str, Any]]:
     values = graph.values or {}
     variables = variable_names(graph)
     fused = fused_groups(graph)
+    hidden = scaffolding(graph).hidden
 
     def op(node: Node) -> str:
         return variables.get(node) or op_text(node)
@@ -65,6 +67,7 @@ def node_details(graph: Graph, nesting: Nesting) -> dict[str, dict[str, Any]]:
             "size": nesting.inside[node],
             "clusters": [ids[c] for c in nesting.owners[node]],
             "drawn": has_box(node, nesting),
+            "scaffolding": node in hidden,  # (drawn only when asked for everything)
             "via": ids[source] if source is not node else None,
             "location": None
             if loc is None

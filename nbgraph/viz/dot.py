@@ -22,12 +22,13 @@ import graphviz
 
 from ..backend.inspection import ValueSummary
 from ..graph.ir import Graph, Node, Op, Region
-from ..graph.printer import format_node, node_names
+from ..graph.printer import format_node, node_names, param_names
+from ..graph.scaffolding import Scaffolding, scaffolding
 from ..graph.types import PYTHON, GraphType, ListType, TensorType, TokenType
 from ..graph.variables import assigned_variables
 from .families import FAMILIES, family, op_text
 from .folding import DRAWING_BUDGET, Cluster, Group, Nesting
-from .sources import location_text
+from .sources import location_text, loop_exits
 
 # Past this many visible nodes, ``dot`` places edge labels after the layout (``xlabel``)
 # and limits its search for node positions (``nslimit``): without both, a graph of 2000
@@ -105,6 +106,7 @@ def to_dot(
     types: bool = True,
     values: bool = True,
     fusion: bool = False,
+    everything: bool = False,
 ) -> graphviz.Digraph:
     """The DOT drawing of ``graph``.
 
@@ -113,11 +115,14 @@ def to_dot(
     edges with ``dtype[shape]``.  ``values``: show the value summaries of an inspected
     graph.
     ``fusion``: outline each group of operations the backend fused, a colour per group.
+    ``everything``: draw what conversion added too (``graph/scaffolding.py``: the flags of
+    break, continue and return, the effect token), which is hidden by default.
     """
     nesting = Nesting(graph)
     if unfolded is None:
         unfolded = nesting.initial_unfolded(DRAWING_BUDGET)
-    return _Drawing(graph, nesting, frozenset(unfolded), types, values, fusion).build()
+    hidden = Scaffolding() if everything else scaffolding(graph)
+    return _Drawing(graph, nesting, frozenset(unfolded), types, values, fusion, hidden).build()
 
 
 def to_svg(graph: Graph, **options: Any) -> str:
@@ -145,8 +150,10 @@ class _Drawing:
         types: bool,
         values: bool,
         fusion: bool,
+        hidden: Scaffolding,
     ) -> None:
         self.graph = graph
+        self.hidden = hidden
         self.nesting = nesting
         self.unfolded = unfolded
         self.types = types
@@ -205,7 +212,7 @@ class _Drawing:
         return self.dot
 
     def _drawn(self, node: Node) -> bool:
-        return has_box(node, self.nesting)
+        return has_box(node, self.nesting) and node not in self.hidden.hidden
 
     def _region(
         self, parent: graphviz.Digraph, region: Region, around: tuple[Cluster, ...]
@@ -266,11 +273,10 @@ class _Drawing:
 
     def _cluster(self, parent: graphviz.Digraph, node: Node) -> None:
         ident = self.ids[node]
-        line = f" · line {node.loc.lineno}" if node.loc else ""
         with parent.subgraph(name=f"cluster_{ident}") as cluster:
             cluster.attr(
                 id=f"cluster_{ident}",
-                label=f"▾ {node.op.value}{line}",
+                label=f"▾ {self._construct(node)}",
                 style="rounded,filled",
                 fillcolor="#faf5ff",
                 color="#a78bfa",
@@ -302,6 +308,22 @@ class _Drawing:
                 fontsize="8",
                 height="0.2",
             )
+
+    def _construct(self, node: Node) -> str:
+        """A cond's or while's title where the flags are hidden: ``while · line 5 ·
+        break at line 7``, ``cond · line 6 · break`` (an if that breaks), ``unless break
+        · line 6`` (a branch skipping the rest of a body once a flag is set)."""
+        hidden = self.hidden
+        guard = hidden.guards.get(node)
+        parts = [node.op.value if guard is None else f"unless {guard or 'exited'}"]
+        if node.loc:
+            parts.append(f"line {node.loc.lineno}")
+        if node.op is Op.WHILE and hidden.hidden:
+            exits = loop_exits(node.loc, hidden.exits(node))
+            parts += [f"{kind} at line {line}" for kind, line in exits]
+        elif guard is None and hidden.hidden:
+            parts += hidden.exits(node)
+        return " · ".join(parts)
 
     def _hang(self, entry: str, region: Region) -> None:
         """Place a region below its control node's entry: dotted lines to its loop
@@ -376,6 +398,9 @@ class _Drawing:
 
     def _tail(self, value: Node) -> str | None:
         """The id an edge carrying ``value`` leaves from (None: not drawn)."""
+        value = self.hidden.shown(value)
+        if value is None or (self.hidden.hidden and isinstance(value.type, TokenType)):
+            return None
         while value.op is Op.PROJ:
             value = value.inputs[0]
         if not self._drawn(value):
@@ -409,15 +434,7 @@ def variable_names(graph: Graph) -> dict[Node, str]:
     variables, named in the body), an operation by the variable its line assigns
     (``members = getitem``)."""
     names = {node: f"{name} = {op_text(node)}" for node, name in assigned_variables(graph).items()}
-    names.update((p, name) for p, name in zip(graph.body.params, graph.body.names) if name)
-    names.update(
-        (param, name)
-        for node in graph.all_nodes()
-        if node.op is Op.WHILE
-        for region in node.regions()
-        for param, name in zip(region.params, node.arg[1].names)
-        if name
-    )
+    names.update(param_names(graph))
     return names
 
 

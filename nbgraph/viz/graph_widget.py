@@ -61,6 +61,8 @@ class GraphWidget(anywidget.AnyWidget):
     has_values = traitlets.Bool(False).tag(sync=True)
     show_fusion = traitlets.Bool(False).tag(sync=True)  # outline the fused groups
     has_fusion = traitlets.Bool(False).tag(sync=True)
+    # Draw what conversion added (break/continue/return flags, the effect token).
+    show_scaffolding = traitlets.Bool(False).tag(sync=True)
     selected = traitlets.Unicode().tag(sync=True)
     # What graph mode made of the graph (``nbgraph.explain``): {"trace": [lines],
     # "facts": [{"text": ..., "nodes": [drawing ids]}]}, for the explain panel.
@@ -99,7 +101,10 @@ class GraphWidget(anywidget.AnyWidget):
         )
         self._layouts: dict[tuple, str] = {}
         self._draw()
-        self.observe(self._draw, names=["unfolded", "show_types", "show_values", "show_fusion"])
+        self.observe(
+            self._draw,
+            names=["unfolded", "show_types", "show_values", "show_fusion", "show_scaffolding"],
+        )
         self.observe(self._select, names="selected")
         self.on_msg(self._message)
         shell = get_ipython()
@@ -120,11 +125,18 @@ class GraphWidget(anywidget.AnyWidget):
             types=self.show_types,
             values=self.show_values,
             fusion=self.show_fusion,
+            everything=self.show_scaffolding,
         )
         if self.engine == "browser":
             self.dot = drawing.source
             return
-        key = (unfolded, self.show_types, self.show_values, self.show_fusion)
+        key = (
+            unfolded,
+            self.show_types,
+            self.show_values,
+            self.show_fusion,
+            self.show_scaffolding,
+        )
         if key not in self._layouts:
             try:
                 self._layouts[key] = layout_svg(drawing)

@@ -7,10 +7,12 @@ text, like a file's, comes from ``linecache``, where IPython registers every cel
 from __future__ import annotations
 
 import linecache
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from ..errors.exceptions import source_name
 from ..source.locations import Loc
+from ..trace.graph_places import code_of
+from ..trace.source_facts import source_facts
 
 CONTEXT_LINES = 2  # lines shown above and below a node's line
 
@@ -36,3 +38,26 @@ def source_lines(locations: Iterable[Loc]) -> dict[str, dict[str, str]]:
         ):
             kept[str(lineno)] = lines[lineno - 1].rstrip("\n")
     return out
+
+
+def loop_exits(loc: Loc | None, kinds: Collection[str]) -> list[tuple[str, int]]:
+    """The statements of ``kinds`` ("break", "continue", "return") that leave the loop
+    whose line ``loc`` is, from its function's source, in line order (a break or
+    continue in a loop inside it leaves that loop)."""
+    if loc is None or not kinds:
+        return []
+    facts = source_facts(code_of(loc))
+    last = facts.loops.get(loc.lineno)
+    if last is None:
+        return []
+
+    def innermost(line: int) -> int:
+        return max(first for first, end in facts.loops.items() if first < line <= end)
+
+    return [
+        (kind, line)
+        for line, kind in facts.exits
+        if kind in kinds
+        and loc.lineno < line <= last
+        and (kind == "return" or innermost(line) == loc.lineno)
+    ]

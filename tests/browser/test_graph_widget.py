@@ -2,11 +2,11 @@
 details, its line in the cell and ``widget.selected`` in the kernel; search; a layout
 made in the browser; the nodes holding a NaN found by searching "nan"; helper calls
 folded into one box each, unfolded and refitted to the width; the explain panel and the
-nodes its facts highlight."""
+nodes its facts highlight; what conversion added hidden, and shown by its toggle."""
 
 import re
 
-DEFINE, VIEW, BROWSER_LAYOUT, NAN, HELPERS = 1, 2, 3, 4, 5  # of notebooks/graph_widget.ipynb
+DEFINE, VIEW, BROWSER_LAYOUT, NAN, HELPERS, EXITS = 1, 2, 3, 4, 5, 6  # of graph_widget.ipynb
 IF_LINE = 8  # `if n % 2 == 0:` in the DEFINE cell
 
 
@@ -127,3 +127,26 @@ def test_helper_calls_fold_into_one_box_each(open_notebook, tmp_path):
     view.screenshot(path=tmp_path / "explain_panel.png")
     view.get_by_role("button", name="Explain").click()  # back to the node details
     panel.locator(".nbgraph-graph-hint").wait_for()
+
+
+def test_what_conversion_added_is_hidden_until_asked_for(open_notebook, tmp_path):
+    notebook = open_notebook("graph_widget.ipynb")
+    notebook.run_all()
+    view = notebook.cell(EXITS)
+    title = view.locator("g.cluster > text", has_text="while · line 4 · break at line 6")
+    title.wait_for()  # the loop says how it exits; its flag, `not` and token are not drawn
+    view.locator("g.cluster > text", has_text="unless break · line 5").wait_for()
+    nots = view.locator("g.node text", has_text=re.compile(r"^not$"))
+    assert nots.count() == 0
+    search = view.locator("input[type=search]")
+    search.fill("not")
+    view.locator("text=0 found").wait_for()
+    view.screenshot(path=tmp_path / "scaffolding_hidden.png")
+
+    view.get_by_label("scaffolding").check()  # the compiler's whole graph
+    nots.first.wait_for()
+    assert title.count() == 0
+    view.locator("g.cluster > text", has_text="while · line 4").wait_for()
+    search.fill("not")
+    view.locator("text=/[1-9] found/").wait_for()
+    view.screenshot(path=tmp_path / "scaffolding_shown.png")

@@ -71,7 +71,7 @@ def test_nested_cond_and_while_are_nested_clusters():
 def test_source_locations_are_attached():
     graph = nested_graph()
     start = inspect.getsourcelines(nested)[1]
-    svg = to_svg(graph)
+    svg = to_svg(graph, everything=True)
     for node in graph.all_nodes():
         if node.loc is None or node.op is Op.PROJ:
             continue

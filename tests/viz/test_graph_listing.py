@@ -13,8 +13,8 @@ from nbgraph.viz.dot import node_id
 
 def test_listing_nests_regions_and_names_lines():
     graph = ng.function(nested).graph(np.arange(4.0), 3)
-    text = str(graph)
-    assert text == str(ng.function(nested).graph(np.arange(4.0), 3))  # stable
+    text = graph.listing(everything=True)
+    assert text == ng.function(nested).graph(np.arange(4.0), 3).listing(everything=True)
     indents = [
         (len(line) - len(line.lstrip()), line.strip().split(" ")[-1])
         for line in text.splitlines()

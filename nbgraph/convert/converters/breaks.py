@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from ...staging.control_flow import BREAK_FLAG
 from ..analysis import contains
 from ..context import Converter, exit_flags
 from ..templates import replace
@@ -15,7 +16,7 @@ class BreakConverter(Converter):
         self.generic_visit(node)
         if not contains(node.body, ast.Break, stop_at_loops=True):
             return node
-        flag = self.namer.new("break")
+        flag = self.namer.new(BREAK_FLAG)
 
         def make(stmt: ast.stmt) -> list[ast.stmt]:
             return replace("flag = True", stmt, flag=flag)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from ...staging.control_flow import RETURN_FLAG
 from ..analysis import always_exits, contains, walk_scope
 from ..context import Converter, is_generated
 from ..templates import replace
@@ -42,7 +43,7 @@ class ReturnConverter(Converter):
         if not _needs_conversion(node):
             node.body = [_CheckedReturns().visit(stmt) for stmt in node.body]
             return node
-        flag, value = self.namer.new("do_return"), self.namer.new("retval")
+        flag, value = self.namer.new(RETURN_FLAG), self.namer.new("retval")
 
         def make(stmt: ast.Return) -> list[ast.stmt]:
             result = stmt.value or ast.Constant(value=None)

@@ -176,6 +176,7 @@ def _prune_loop(loop: Node, live: set[Node]) -> None:
     body.results = tuple(body.results[k] for k in order)
     if body.names:
         body.names = tuple(body.names[k] for k in order if k < len(body.names))
+    body.flags = {order.index(k): kind for k, kind in body.flags.items() if k in keep}
     for proj in live:
         if proj.op is Op.PROJ and proj.inputs[0] is loop:
             proj.arg = order.index(proj.arg)

@@ -66,15 +66,16 @@ function loadGraphviz(model) {
 
 // Which nodes a search finds: "%7" or "7" (name, or line 7), "line 7" / "L7", a piece
 // of the op's name ("sum", "getitem", "while"), "nan" / "inf": the nodes whose
-// inspected value holds one, or "fused": the operations the backend fused.
-function search(nodes, text) {
+// inspected value holds one, or "fused": the operations the backend fused. What
+// conversion added is found only while it is drawn (`everything`).
+function search(nodes, text, everything) {
   const query = text.trim().toLowerCase();
   if (!query) return [];
   const line = /^(?:line\s*|l)(\d+)$/.exec(query);
   const number = /^%?(\d+)$/.exec(query);
   const found = [];
   for (const [id, info] of Object.entries(nodes)) {
-    if (!info.drawn) continue;
+    if (!visible(info, everything)) continue;
     const at = info.location ? info.location.line : -1;
     const hit = line
       ? at === Number(line[1])
@@ -84,6 +85,11 @@ function search(nodes, text) {
     if (hit) found.push(id);
   }
   return found;
+}
+
+// Whether a node has a box: not what conversion added, unless that is drawn too.
+function visible(info, everything) {
+  return info.drawn && (everything || !info.scaffolding);
 }
 
 function holds(info, query) {
@@ -103,6 +109,9 @@ function render({ model, el: host }) {
   const types = checkbox("types", "Label edges with dtype[shape]");
   const values = checkbox("values", "Show the values of the inspected run");
   const fusion = checkbox("fusion", "Outline the operations the backend computes in one pass");
+  const everything = checkbox("scaffolding",
+    "Also draw what conversion added: the flags of break, continue and return, and the " +
+    "effect token that orders prints");
   const foldAll = button("Fold all", "Fold every cluster (loops, branches, helper calls)");
   const unfoldAll = button("Unfold all", "Unfold every cluster");
   const zoomOut = button("−", "Zoom out");
@@ -112,7 +121,8 @@ function render({ model, el: host }) {
     "Why this graph was traced, loops unrolled, what runs in Python, copies in loops, " +
     "fused passes");
   explainButton.classList.add("nbgraph-graph-explain");
-  bar.append(title, find, found, types.label, values.label, fusion.label, foldAll, unfoldAll,
+  bar.append(title, find, found, types.label, values.label, fusion.label, everything.label,
+    foldAll, unfoldAll,
     zoomOut, zoomFit, zoomIn, explainButton);
   const main = el("div", "nbgraph-graph-main");
   const canvas = el("div", "nbgraph-graph-canvas");
@@ -131,6 +141,7 @@ function render({ model, el: host }) {
   let scrollTo = null; // a node to bring into view once the next layout arrives
   let drawnFolds = null; // the open clusters of the drawing shown: refit when they change
   let explaining = false; // the panel shows the explanation, not a node's details
+  let zoomed = false; // zoomed by hand since the last fit
 
   const nodes = () => model.get("nodes");
   const groups = () => model.get("groups");
@@ -152,7 +163,7 @@ function render({ model, el: host }) {
     const folded = info.clusters.find((c) => !open.has(c));
     if (folded) return folded;
     if (info.via) return shownId(info.via);
-    return info.drawn ? id : null;
+    return visible(info, model.get("show_scaffolding")) ? id : null;
   }
 
   function box(id) {
@@ -221,6 +232,7 @@ function render({ model, el: host }) {
     const folds = [...unfolded()].sort().join(" ");
     if (folds !== drawnFolds) {
       drawnFolds = folds;
+      zoomed = false;
       fit(1);
     }
     applyScale();
@@ -424,7 +436,7 @@ function render({ model, el: host }) {
   }
 
   function runSearch() {
-    matches = search(nodes(), find.value);
+    matches = search(nodes(), find.value, model.get("show_scaffolding"));
     matchIndex = -1;
     found.textContent = find.value.trim() ? `${matches.length} found` : "";
     decorate();
@@ -434,6 +446,7 @@ function render({ model, el: host }) {
     types.box.checked = model.get("show_types");
     values.box.checked = model.get("show_values");
     fusion.box.checked = model.get("show_fusion");
+    everything.box.checked = model.get("show_scaffolding");
     fusion.box.disabled = !model.get("has_fusion");
     fusion.label.title = model.get("has_fusion")
       ? "Outline the operations the backend computes in one pass"
@@ -485,13 +498,26 @@ function render({ model, el: host }) {
     model.set("show_fusion", fusion.box.checked);
     model.save_changes();
   });
+  everything.box.addEventListener("change", () => {
+    model.set("show_scaffolding", everything.box.checked);
+    model.save_changes();
+  });
   foldAll.addEventListener("click", () => setUnfolded([]));
   unfoldAll.addEventListener("click", () => setUnfolded([
     ...Object.keys(nodes()).filter((id) => nodes()[id].regions.length),
     ...Object.keys(groups())]));
-  zoomIn.addEventListener("click", () => { scale *= 1.25; applyScale(); });
-  zoomOut.addEventListener("click", () => { scale /= 1.25; applyScale(); });
-  zoomFit.addEventListener("click", fit);
+  zoomIn.addEventListener("click", () => { zoomed = true; scale *= 1.25; applyScale(); });
+  zoomOut.addEventListener("click", () => { zoomed = true; scale /= 1.25; applyScale(); });
+  zoomFit.addEventListener("click", () => { zoomed = false; fit(); });
+  // A view drawn while its cell was out of sight (no width yet) or resized since is
+  // fitted again, unless the user zoomed.
+  let width = canvas.clientWidth;
+  const resized = new ResizeObserver(() => {
+    if (canvas.clientWidth === width) return;
+    width = canvas.clientWidth;
+    if (!zoomed) fit(1);
+  });
+  resized.observe(canvas);
   explainButton.addEventListener("click", () => {
     if (explaining) showDetails(selectedId(), nodes()[selectedId()]);
     else showExplanation();
@@ -505,6 +531,7 @@ function render({ model, el: host }) {
     ["change:svg", draw], ["change:dot", draw], ["change:selected", onSelected],
     ["change:unfolded", onUnfolded], ["change:show_types", syncToggles],
     ["change:show_values", syncToggles], ["change:show_fusion", syncToggles],
+    ["change:show_scaffolding", syncToggles],
   ];
   for (const [event, listener] of listeners) model.on(event, listener);
   syncToggles();
@@ -512,6 +539,7 @@ function render({ model, el: host }) {
   showDetails(selectedId(), nodes()[selectedId()]);
   draw();
   return () => {
+    resized.disconnect();
     for (const [event, listener] of listeners) model.off(event, listener);
   };
 }
