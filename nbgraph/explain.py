@@ -70,7 +70,8 @@ class Fact:
 def graph_facts(graph: Graph) -> list[Fact]:
     """The Python loops unrolled into ``graph`` while tracing, the nodes its backend runs
     in Python (and whether a graph loop runs them once per iteration), its copies inside
-    loops, and its fused groups (an annotated graph: ``f.graph(...)``)."""
+    loops, its fused groups (an annotated graph: ``f.graph(...)``), and what the
+    optimisation passes took out."""
     facts = []
     unrolled: dict[int, list[Node]] = {}  # a loop's line -> the nodes it made
     runs: dict[int, dict[tuple, int]] = {}  # -> each run of it (the iterations around it):
@@ -118,6 +119,33 @@ def graph_facts(graph: Graph) -> list[Fact]:
         times = f", {counts[(lines, names)]} times" if counts[(lines, names)] > 1 else ""
         text = f"{where}: {size} operations fused into one pass over the elements ({names}){times}"
         facts.append(Fact(text, tuple(members)))
+    facts += _pass_facts(graph)
+    return facts
+
+
+# What each optimisation pass did to the operations it took out.
+_PASSES = {
+    "dce": "removed {n} operation{s} whose values nothing uses",
+    "cse": "merged {n} operation{s} into an equal one computed before",
+    "fold": "computed {n} operation{s} on constants while building the graph",
+}
+
+
+def _pass_facts(graph: Graph) -> list[Fact]:
+    """What the optimisation passes took out of the traced graph, pass by pass, with
+    the operations (and lines) each took out; a fact is about the constants a pass
+    put in, which the graph still has."""
+    facts = []
+    for change in graph.passes:
+        if not change.removed:
+            continue
+        n = len(change.removed)
+        what = _PASSES.get(change.name, "removed {n} operation{s}").format(
+            n=n, s="s" if n > 1 else ""
+        )
+        taken = ", ".join(f"{m.label()} at line {_line(m)}" for m in change.removed[:8])
+        more = f" and {n - 8} more" if n > 8 else ""
+        facts.append(Fact(f"pass {change.name}: {what} ({taken}{more})", change.added))
     return facts
 
 

@@ -199,3 +199,25 @@ def test_alike_fused_passes_are_one_line_with_their_count_and_nodes():
     fact = next(fact for fact in graph_facts(graph) if fact.text == fused)
     assert len(fact.nodes) == 12 and {n.loc.lineno for n in fact.nodes} == set(lines)
     assert graph.trace[0] == "trace 1 (float64 1-d array): first call"
+
+
+def with_waste(x):
+    a = x * 2.0
+    b = x * 2.0
+    unused = np.sum(x)  # noqa: F841 (what is tested)
+    return a + b
+
+
+def test_what_the_optimisation_passes_took_out_is_listed():
+    f = ng.function(with_waste, backend="interpret")
+    f(np.ones(3))
+    text = repr(ng.explain(f))
+    first = with_waste.__code__.co_firstlineno
+    assert (
+        f"pass dce: removed 1 operation whose values nothing uses (np.sum at line {first + 3})"
+        in text
+    )
+    assert (
+        f"pass cse: merged 1 operation into an equal one computed before (* at line {first + 2})"
+        in text
+    )

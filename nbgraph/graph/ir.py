@@ -98,6 +98,17 @@ class Region:
         return out
 
 
+@dataclass(frozen=True)
+class PassChange:
+    """What one optimisation pass did to a graph: the calls and constants it took out
+    (dead, merged into an equal one, computed while tracing) and those it put in (the
+    constants folding computed)."""
+
+    name: str
+    removed: tuple[Node, ...]
+    added: tuple[Node, ...]
+
+
 @dataclass
 class Graph:
     """A traced function: its top region plus how to map Python arguments to params.
@@ -135,6 +146,8 @@ class Graph:
     fused: tuple[tuple[Node, ...], ...] = field(default=(), repr=False, compare=False)
     # Each node's value in one run, when asked for (``f.graph(..., inspect=True)``).
     values: dict[Node, Any] | None = field(default=None, repr=False, compare=False)
+    # What the optimisation passes took out and put in (``graph/passes``), pass by pass.
+    passes: tuple[PassChange, ...] = field(default=(), repr=False, compare=False)
     # Which trace of its function made it, why, and what building it cost, a line each.
     trace: tuple[str, ...] = field(default=(), repr=False, compare=False)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..ir import Graph
+from ..ir import Graph, Node, Op, PassChange
 from .cse import eliminate_common_subexpressions
 from .dce import eliminate_dead_code
 from .fold import fold_constants
@@ -19,12 +19,30 @@ PIPELINE: list[tuple[str, Callable[[Graph], Graph]]] = [
 
 
 def optimize(graph: Graph) -> Graph:
-    """Run every pass in order, verifying the IR's invariants after each."""
+    """Run every pass in order, verifying the IR's invariants after each; the graph
+    keeps what each pass took out and put in (``Graph.passes``)."""
     verify(graph)
+    changes = []
     for name, run in PIPELINE:
+        before = _operations(graph)
         graph = run(graph)
         verify(graph, after=name)
+        after = _operations(graph)
+        changes.append(
+            PassChange(
+                name,
+                tuple(n for key, n in before.items() if key not in after),
+                tuple(n for key, n in after.items() if key not in before),
+            )
+        )
+    graph.passes = tuple(c for c in changes if c.removed or c.added)
     return graph
+
+
+def _operations(graph: Graph) -> dict[tuple, Node]:
+    """The graph's calls and constants, each by what survives a rewrite of its inputs
+    (its op's object and its location)."""
+    return {(id(n.arg), n.loc): n for n in graph.all_nodes() if n.op in (Op.CALL, Op.CONST)}
 
 
 __all__ = [
