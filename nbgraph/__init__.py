@@ -29,6 +29,7 @@ register_view("text", "nbgraph.graph.printer:format_graph")
 register_view("dot", "nbgraph.viz.dot:to_dot")
 register_view("graph widget", "nbgraph.viz.graph_widget:GraphWidget")
 register_view("graph in a notebook", "nbgraph.viz.graph_widget:mimebundle")
+register_view("passes view", "nbgraph.viz.graph_widget:passes_view")
 register_view("stepper", "nbgraph.viz.stepper:Stepper")
 
 

@@ -146,8 +146,11 @@ class Graph:
     fused: tuple[tuple[Node, ...], ...] = field(default=(), repr=False, compare=False)
     # Each node's value in one run, when asked for (``f.graph(..., inspect=True)``).
     values: dict[Node, Any] | None = field(default=None, repr=False, compare=False)
-    # What the optimisation passes took out and put in (``graph/passes``), pass by pass.
+    # What the optimisation passes took out and put in (``graph/passes``), pass by pass,
+    # and the graph as traced, before them (its nodes they took out: ``removed``).
     passes: tuple[PassChange, ...] = field(default=(), repr=False, compare=False)
+    traced: Graph | None = field(default=None, repr=False, compare=False)
+    removed: dict[Node, str] = field(default_factory=dict, repr=False, compare=False)
     # Which trace of its function made it, why, and what building it cost, a line each.
     trace: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
@@ -194,6 +197,11 @@ class Graph:
     def widget(self, **options: Any) -> Any:
         """The interactive graph view (options: see ``nbgraph.viz.GraphWidget``)."""
         return view("graph widget")(self, **options)
+
+    def passes_view(self, **options: Any) -> Any:
+        """The graph as traced beside the graph as optimised, the operations the passes
+        took out marked in the first (options: see ``nbgraph.viz.GraphWidget``)."""
+        return view("passes view")(self, **options)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> Any:
         """The interactive view in a notebook, an SVG where widgets do not run (exported

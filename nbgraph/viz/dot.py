@@ -40,6 +40,13 @@ PYTHON_COLOR = "#d97706"
 # Outlines of the backend's fused groups (one pass over the elements each), in turn.
 FUSED_COLORS = ("#0891b2", "#7c3aed", "#db2777", "#65a30d", "#2563eb", "#ea580c")
 RESULTS_ID = "results"
+REMOVED_COLOR = "#9ca3af"
+# How the graph as traced marks what each optimisation pass took out.
+REMOVED = {
+    "dce": "removed: unused",
+    "cse": "merged into an equal one",
+    "fold": "computed while building",
+}
 
 NO_DOT = (
     "the graph cannot be laid out: Graphviz's `dot` program is not installed where Python "
@@ -368,6 +375,10 @@ class _Drawing:
         elif node in self.graph.copies:
             attrs.update(color=PYTHON_COLOR, penwidth="2", style="rounded,filled,dashed")
             lines.append(f'<font point-size="8" color="{PYTHON_COLOR}">copies in a loop</font>')
+        if node in self.graph.removed:  # (the graph as traced: the passes took it out)
+            attrs.update(color=REMOVED_COLOR, style="rounded,dashed", fontcolor=REMOVED_COLOR)
+            reason = REMOVED[self.graph.removed[node]]
+            lines.append(f'<font point-size="8" color="{REMOVED_COLOR}">{reason}</font>')
         if node in self.fused:
             color = FUSED_COLORS[self.fused[node] % len(FUSED_COLORS)]
             attrs.update(color=color, penwidth="2.5")

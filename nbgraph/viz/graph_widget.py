@@ -15,11 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import anywidget
+import ipywidgets
 import traitlets
 from IPython import get_ipython
 
 from ..explain import graph_facts
 from ..graph.ir import Graph, Node
+from ..graph.passes import PIPELINE
 from ..graph.printer import node_names
 from ..kernel import frontend
 from .details import node_details, node_sources
@@ -179,6 +181,24 @@ def explanation(graph: Graph) -> dict[str, Any]:
         for fact in graph_facts(graph)
     ]
     return {"trace": list(graph.trace), "facts": facts}
+
+
+def passes_view(graph: Graph, **options: Any) -> ipywidgets.HBox:
+    """The graph as traced (each operation the passes took out marked with why) beside
+    the graph as optimised: two graph views, side by side."""
+    if graph.traced is None:
+        raise ValueError(
+            "this graph keeps no copy from before the optimisation passes; make it with "
+            "f.graph(...) of a graph function"
+        )
+    before = GraphWidget(graph.traced, **options)
+    after = GraphWidget(graph, **options)
+    removed = len(graph.traced.removed)
+    before.title = f"graph {graph.name} as traced ({removed} taken out by the passes)"
+    after.title = f"graph {graph.name} after {', '.join(name for name, _ in PIPELINE)}"
+    for view in (before, after):
+        view.layout = ipywidgets.Layout(width="50%")
+    return ipywidgets.HBox([before, after])
 
 
 def mimebundle(graph: Graph) -> tuple[dict[str, Any], dict[str, Any]] | dict[str, Any]:

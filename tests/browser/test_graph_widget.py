@@ -2,11 +2,12 @@
 details, its line in the cell and ``widget.selected`` in the kernel; search; a layout
 made in the browser; the nodes holding a NaN found by searching "nan"; helper calls
 folded into one box each, unfolded and refitted to the width; the explain panel and the
-nodes its facts highlight; what conversion added hidden, and shown by its toggle."""
+nodes its facts highlight; what conversion added hidden, and shown by its toggle; the
+graph as traced beside the graph as optimised."""
 
 import re
 
-DEFINE, VIEW, BROWSER_LAYOUT, NAN, HELPERS, EXITS = 1, 2, 3, 4, 5, 6  # of graph_widget.ipynb
+DEFINE, VIEW, BROWSER_LAYOUT, NAN, HELPERS, EXITS, PASSES = range(1, 8)  # graph_widget.ipynb
 IF_LINE = 8  # `if n % 2 == 0:` in the DEFINE cell
 
 
@@ -150,3 +151,19 @@ def test_what_conversion_added_is_hidden_until_asked_for(open_notebook, tmp_path
     search.fill("not")
     view.locator("text=/[1-9] found/").wait_for()
     view.screenshot(path=tmp_path / "scaffolding_shown.png")
+
+
+def test_the_graph_before_and_after_the_passes_side_by_side(open_notebook, tmp_path):
+    notebook = open_notebook("graph_widget.ipynb")
+    notebook.run_all()
+    cell = notebook.cell(PASSES)
+    before = cell.locator(".nbgraph-graph-root").nth(0)
+    after = cell.locator(".nbgraph-graph-root").nth(1)
+    before.locator("text=as traced (2 taken out by the passes)").wait_for()
+    after.locator("text=after dce, cse, fold, dce").wait_for()
+    before.locator("g.node", has_text="merged into an equal one").wait_for()
+    before.locator("g.node", has_text="removed: unused").wait_for()
+    assert after.locator("g.node", has_text="np.sum").count() == 0
+    left, right = (box.bounding_box() for box in (before, after))
+    assert left["x"] + left["width"] <= right["x"] + 1  # side by side
+    cell.screenshot(path=tmp_path / "passes_view.png")

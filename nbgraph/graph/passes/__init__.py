@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..ir import Graph, Node, Op, PassChange
+from ..snapshot import snapshot
 from .cse import eliminate_common_subexpressions
 from .dce import eliminate_dead_code
 from .fold import fold_constants
@@ -22,6 +23,7 @@ def optimize(graph: Graph) -> Graph:
     """Run every pass in order, verifying the IR's invariants after each; the graph
     keeps what each pass took out and put in (``Graph.passes``)."""
     verify(graph)
+    traced = snapshot(graph)
     changes = []
     for name, run in PIPELINE:
         before = _operations(graph)
@@ -36,6 +38,10 @@ def optimize(graph: Graph) -> Graph:
             )
         )
     graph.passes = tuple(c for c in changes if c.removed or c.added)
+    gone = {(id(n.arg), n.loc): c.name for c in reversed(changes) for n in c.removed}
+    graph.traced = traced.annotated(
+        removed={n: gone[key] for key, n in _operations(traced).items() if key in gone}
+    )
     return graph
 
 
