@@ -137,13 +137,14 @@ def _pass_facts(graph: Graph) -> list[Fact]:
     put in, which the graph still has."""
     facts = []
     for change in graph.passes:
-        if not change.removed:
+        calls = [m for m in change.removed if m.op is Op.CALL]  # (not dead constants)
+        if not calls:
             continue
-        n = len(change.removed)
+        n = len(calls)
         what = _PASSES.get(change.name, "removed {n} operation{s}").format(
             n=n, s="s" if n > 1 else ""
         )
-        taken = ", ".join(f"{m.label()} at line {_line(m)}" for m in change.removed[:8])
+        taken = ", ".join(f"{m.label()} at line {_line(m)}" for m in calls[:8])
         more = f" and {n - 8} more" if n > 8 else ""
         facts.append(Fact(f"pass {change.name}: {what} ({taken}{more})", change.added))
     return facts
