@@ -11,6 +11,7 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 from ..graph import runtime
+from ..graph.calls import CallSites
 from ..graph.ir import Graph, Node, Op, Region
 from ..graph.variables import assigned_span
 from ..source.locations import Loc
@@ -28,19 +29,9 @@ def places(graph: Graph) -> dict[Node, tuple[tuple, Loc]]:
     gradient operations and the bookkeeping on the line of a branch or loop (after
     it, at the end of a loop's body, and the guards of the rest of a loop unrolled
     while tracing) make no steps: eager code does not come back to that line there."""
-    entered: dict[Loc, list[tuple]] = {}  # call site -> the unrolled iterations around it
-    for (site, unrolled), _ in graph.calls:
-        entered.setdefault(site, []).append(unrolled)
-
-    def call(node: Node, site: Loc) -> tuple[Loc, tuple]:
-        """The call at ``site`` that made ``node``: the site, and the iterations of the
-        loops unrolled around it (a prefix of those around the node)."""
-        around = node.loc.unrolled
-        found = [u for u in entered.get(site, ()) if around[: len(u)] == u]
-        return site, max(found, key=len, default=())
-
+    calls = CallSites(graph)
     found = {
-        node: (tuple(call(node, site) for site in node.loc.stack()[:-1]), node.loc)
+        node: (tuple(calls.around(node.loc)), node.loc)
         for node in graph.all_nodes()
         if node.op in _STEPPING and node.loc is not None and not node.loc.gradient
     }

@@ -1,74 +1,128 @@
 """What the graph view's detail panel and search know about each node (plain JSON).
 
-One record per node of the listing, keyed by its drawing id (``n7``): the op, its
-inputs and users with their types, constants, the user's source location, the
-Python-fallback reason, why it copies an array inside a loop, the last error, and the
+Every node of the listing has a short entry in the view's index, keyed by its drawing
+id (``n7``): what search, folding and the explain panel need (name, op, line, the
+cluster it is in, whether it is drawn).  The full record the panel shows for a node
+clicked is made when asked for (a graph may have tens of thousands of nodes): the op,
+its inputs and users with their types, constants, the user's source location, the
+Python-fallback reason, why it copies an array inside a loop, the last error, the
 value summary of an inspected run, and whether conversion added it (scaffolding).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from functools import cached_property
 from typing import Any
 
 from ..graph.ir import Graph, Node, Op
-from ..graph.printer import format_node, node_names, show_argument
-from ..graph.scaffolding import scaffolding
+from ..graph.printer import format_node, show_argument
 from ..graph.template import Hole, split
-from .dot import cluster_ids, fused_groups, has_box, region_names, type_label, variable_names
+from .dot import ViewFacts, fused_groups, has_box, region_names, type_label
 from .families import family, op_text
-from .folding import Nesting
 from .sources import location_text, source_lines
 
 CONSTANT_CHARS = 120  # longest constant shown in full
 
 
-def node_details(graph: Graph, nesting: Nesting) -> dict[str, dict[str, Any]]:
-    """Each node's record, keyed by its drawing id."""
-    names = node_names(graph)
-    ids = cluster_ids(graph, nesting)
-    users: dict[Node, list[Node]] = defaultdict(list)
-    for node in nesting.owners:
-        for value in node.inputs:
-            users[value].append(node)
-    values = graph.values or {}
-    variables = variable_names(graph)
-    fused = fused_groups(graph)
-    hidden = scaffolding(graph).hidden
+class Details:
+    """The index and the records of one graph's nodes (see the module's docstring)."""
 
-    def op(node: Node) -> str:
-        return variables.get(node) or op_text(node)
+    def __init__(self, facts: ViewFacts) -> None:
+        self.facts = facts
+        self.graph = facts.graph
+        self.values = facts.graph.values or {}
+        self.fused = fused_groups(facts.graph)
+        self.by_id = {facts.ids[node]: node for node in facts.names}
 
-    def ref(node: Node) -> dict[str, str]:
+    def op(self, node: Node) -> str:
+        """The node's title: ``members = getitem``, or its op."""
+        return self.facts.variables.get(node) or op_text(node)
+
+    def index(self) -> dict[str, dict[str, Any]]:
+        """Each node's entry (false and empty fields left out, to keep it small)."""
+        facts = self.facts
+        owners = facts.nesting.owners
+        hidden = facts.scaffolding.hidden
+        out = {}
+        for node in facts.names:
+            entry: dict[str, Any] = {"name": facts.names[node], "op": self.op(node)}
+            entry["kind"] = node.op.value
+            if node.loc is not None:
+                entry["line"] = node.loc.lineno
+            if owners[node]:
+                entry["in"] = facts.ids[owners[node][-1]]
+            if node.regions():
+                entry["regions"] = True
+            if has_box(node, facts.nesting):
+                entry["drawn"] = True
+            if node in hidden:
+                entry["scaffolding"] = True  # (drawn only when asked for everything)
+            if node.op is Op.PROJ:
+                entry["via"] = facts.ids[_projected(node)]
+            if node in self.fused:
+                entry["fused"] = True
+            value = self.values.get(node)
+            if value is not None and (value.nan or value.inf):
+                entry["nan"], entry["inf"] = value.nan, value.inf
+            out[facts.ids[node]] = entry
+        return out
+
+    def groups(self) -> dict[str, dict[str, Any]]:
+        """Each group's label, size and the cluster it is in (``in``, "": none)."""
+        facts = self.facts
+        nesting = facts.nesting
         return {
-            "id": ids[node],
-            "name": names[node],
-            "op": op(node),
-            "type": type_label(node.type, values.get(node)),
+            facts.ids[g]: {
+                "label": g.label,
+                "size": nesting.inside[g],
+                "in": facts.ids[nesting.above[g][-1]] if nesting.above[g] else "",
+            }
+            for g in nesting.groups
         }
 
-    out: dict[str, dict[str, Any]] = {}
-    for node, name in names.items():
-        source = node
-        while source.op is Op.PROJ:
-            source = source.inputs[0]
+    @cached_property
+    def _users(self) -> dict[Node, list[Node]]:
+        users: dict[Node, list[Node]] = defaultdict(list)
+        for node in self.facts.nesting.owners:
+            for value in node.inputs:
+                users[value].append(node)
+        return users
+
+    def _ref(self, node: Node) -> dict[str, str]:
+        return {
+            "id": self.facts.ids[node],
+            "name": self.facts.names[node],
+            "op": self.op(node),
+            "type": type_label(node.type, self.values.get(node)),
+        }
+
+    def record(self, ident: str) -> dict[str, Any] | None:
+        """The full record of the node drawn as ``ident`` (None: no such node)."""
+        node = self.by_id.get(ident)
+        if node is None:
+            return None
+        facts, graph = self.facts, self.graph
+        nesting = facts.nesting
         loc = node.loc
-        out[ids[node]] = {
-            "name": name,
-            "op": op(node),
+        fused = self.fused.get(node)
+        names = facts.names
+        return {
+            "name": names[node],
+            "op": self.op(node),
             "kind": node.op.value,
             "family": family(node),
             "listing": format_node(node, names.__getitem__),
             "type": node.type.describe(),
-            "inputs": [ref(i) for i in node.inputs],
-            "users": [ref(u) for u in users[node]],
+            "inputs": [self._ref(i) for i in node.inputs],
+            "users": [self._ref(u) for u in self._users[node]],
             "constants": _constants(node),
             "regions": list(region_names(node)) if node.regions() else [],
             "size": nesting.inside[node],
-            "clusters": [ids[c] for c in nesting.owners[node]],
+            "clusters": [facts.ids[c] for c in nesting.owners[node]],
             "drawn": has_box(node, nesting),
-            "scaffolding": node in hidden,  # (drawn only when asked for everything)
-            "via": ids[source] if source is not node else None,
+            "scaffolding": node in facts.scaffolding.hidden,
+            "via": facts.ids[_projected(node)] if node.op is Op.PROJ else None,
             "location": None
             if loc is None
             else {
@@ -81,15 +135,21 @@ def node_details(graph: Graph, nesting: Nesting) -> dict[str, dict[str, Any]]:
             "python": graph.python_nodes.get(node),
             "copy": graph.copies.get(node),
             "fused": None
-            if node not in fused
+            if fused is None
             else {
-                "pass": fused[node] + 1,
-                "with": [ref(m) for m in graph.fused[fused[node]] if m is not node],
+                "pass": fused + 1,
+                "with": [self._ref(m) for m in graph.fused[fused] if m is not node],
             },
             "failed": graph.failed_node is node,
-            "value": values[node].to_json() if node in values else None,
+            "value": self.values[node].to_json() if node in self.values else None,
         }
-    return out
+
+
+def _projected(node: Node) -> Node:
+    """The node a projection (of a projection ...) takes its value from."""
+    while node.op is Op.PROJ:
+        node = node.inputs[0]
+    return node
 
 
 def node_sources(graph: Graph) -> dict[str, dict[str, str]]:

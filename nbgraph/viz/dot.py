@@ -6,7 +6,9 @@ drawing of a graph and match ``print(graph)``.  Each cond/while is a cluster
 fed by its inputs) and an exit node (``n7_end``: fed by the regions' results, feeding
 the users of its outputs); folded, it is the single node ``n7``.  A helper call's nodes
 are the cluster ``cluster_g7_1`` (``b7_1`` for a gradient's backward half), named after
-its first node and how many calls deep it is; folded, the single node ``g7_1``.  Values
+its first node and how many calls deep it is; folded, the single node ``g7_1``.  A loop
+unrolled while tracing, a range of its iterations and one iteration are ``u7_0``,
+``r7_1`` and ``i7_2``: the first node and how deep the group is around it.  Values
 the view leaves out: projections (their edges leave the node they project from), the
 effect token's start, and loop variables nothing reads.
 """
@@ -40,6 +42,14 @@ PYTHON_COLOR = "#d97706"
 # Outlines of the backend's fused groups (one pass over the elements each), in turn.
 FUSED_COLORS = ("#0891b2", "#7c3aed", "#db2777", "#65a30d", "#2563eb", "#ea580c")
 RESULTS_ID = "results"
+# Each kind of group (folding.Group): its id's letter, and its fill and outline colours.
+GROUP_STYLES = {
+    "call": ("g", "#f0f9ff", "#7dd3fc"),
+    "grad": ("b", "#fff7ed", "#fdba74"),
+    "loop": ("u", "#f0fdf4", "#86efac"),
+    "range": ("r", "#f7fee7", "#bef264"),
+    "iteration": ("i", "#ffffff", "#bbf7d0"),
+}
 REMOVED_COLOR = "#9ca3af"
 # How the graph as traced marks what each optimisation pass took out.
 REMOVED = {
@@ -83,12 +93,20 @@ def type_label(t: GraphType, value: ValueSummary | None = None) -> str:
     return t.describe()
 
 
-def cluster_ids(graph: Graph, nesting: Nesting) -> dict[Cluster, str]:
-    """The drawing id of every node and group of ``graph``."""
-    ids: dict[Cluster, str] = {node: node_id(name) for node, name in node_names(graph).items()}
+def cluster_ids(
+    graph: Graph, nesting: Nesting, names: dict[Node, str] | None = None
+) -> dict[Cluster, str]:
+    """The drawing id of every node and group of ``graph`` (``names``: its
+    ``node_names``, where known)."""
+    names = names or node_names(graph)
+    ids: dict[Cluster, str] = {node: node_id(name) for node, name in names.items()}
     for group in nesting.groups:  # a call and the calls it makes may start at one node
-        kind = "g" if group.kind == "call" else "b"
-        ids[group] = f"{kind}{ids[group.first][1:]}_{group.calls}"
+        letter, _, _ = GROUP_STYLES[group.kind]
+        first = ids[group.first][1:]
+        if group.kind in ("call", "grad"):
+            ids[group] = f"{letter}{first}_{group.calls}"
+        else:  # (nested loops start at one node: told apart by their depth)
+            ids[group] = f"{letter}{first}_{nesting.owners[group.first].index(group)}"
     return ids
 
 
@@ -106,6 +124,20 @@ def region_names(node: Node) -> tuple[str, ...]:
     return ("then", "else") if node.op is Op.COND else ("test", "body")
 
 
+class ViewFacts:
+    """What every drawing of one graph shares, worked out once (a view keeps it for
+    each fold and unfold): where nodes sit, their names, ids and variables, and what
+    conversion added."""
+
+    def __init__(self, graph: Graph) -> None:
+        self.graph = graph
+        self.nesting = Nesting(graph)
+        self.names = node_names(graph)
+        self.ids = cluster_ids(graph, self.nesting, self.names)
+        self.variables = variable_names(graph)
+        self.scaffolding = scaffolding(graph)
+
+
 def to_dot(
     graph: Graph,
     unfolded: Collection[Cluster] | None = None,
@@ -114,22 +146,24 @@ def to_dot(
     values: bool = True,
     fusion: bool = False,
     everything: bool = False,
+    facts: ViewFacts | None = None,
 ) -> graphviz.Digraph:
     """The DOT drawing of ``graph``.
 
-    ``unfolded``: the cond/while nodes and helper-call groups drawn as open clusters
-    (default: all of them unless the graph is large, see ``folding``).  ``types``: label
-    edges with ``dtype[shape]``.  ``values``: show the value summaries of an inspected
-    graph.
+    ``unfolded``: the cond/while nodes and groups (helper calls, unrolled loops) drawn
+    as open clusters (default: all of them unless the graph is large, see ``folding``).
+    ``types``: label edges with ``dtype[shape]``.  ``values``: show the value summaries
+    of an inspected graph.
     ``fusion``: outline each group of operations the backend fused, a colour per group.
     ``everything``: draw what conversion added too (``graph/scaffolding.py``: the flags of
     break, continue and return, the effect token), which is hidden by default.
+    ``facts``: the graph's ``ViewFacts``, where the caller keeps them.
     """
-    nesting = Nesting(graph)
+    facts = facts or ViewFacts(graph)
     if unfolded is None:
-        unfolded = nesting.initial_unfolded(DRAWING_BUDGET)
-    hidden = Scaffolding() if everything else scaffolding(graph)
-    return _Drawing(graph, nesting, frozenset(unfolded), types, values, fusion, hidden).build()
+        unfolded = facts.nesting.initial_unfolded(DRAWING_BUDGET)
+    hidden = Scaffolding() if everything else facts.scaffolding
+    return _Drawing(facts, frozenset(unfolded), types, values, fusion, hidden).build()
 
 
 def to_svg(graph: Graph, **options: Any) -> str:
@@ -151,24 +185,23 @@ class _Drawing:
 
     def __init__(
         self,
-        graph: Graph,
-        nesting: Nesting,
+        facts: ViewFacts,
         unfolded: frozenset[Cluster],
         types: bool,
         values: bool,
         fusion: bool,
         hidden: Scaffolding,
     ) -> None:
-        self.graph = graph
+        self.graph = graph = facts.graph
         self.hidden = hidden
-        self.nesting = nesting
+        self.nesting = nesting = facts.nesting
         self.unfolded = unfolded
         self.types = types
         self.values = (graph.values or {}) if values else {}
         self.fused = fused_groups(graph) if fusion else {}
-        self.names = node_names(graph)
-        self.ids = cluster_ids(graph, nesting)
-        self.variables = variable_names(graph)
+        self.names = facts.names
+        self.ids = facts.ids
+        self.variables = facts.variables
         large = nesting.visible_count(unfolded) > LARGE_GRAPH
         self.label_key = "xlabel" if large else "label"
         self.edges: dict[tuple[str, str], dict[str, str]] = {}
@@ -214,7 +247,12 @@ class _Drawing:
                 continue
             for value in node.inputs:
                 self._edge(value, self.ids[shown])
+        folded = {self.ids[c] for c in self.nesting.clusters if c not in self.unfolded}
         for (tail, head), attrs in self.edges.items():
+            if "label" in attrs and (tail in folded or head in folded):
+                # placed after the layout: a folded box's edges, many into one node,
+                # made ``dot`` several times slower as labels it places itself
+                attrs = {"xlabel": attrs["label"]}
             self.dot.edge(tail, head, **attrs)
         return self.dot
 
@@ -250,8 +288,8 @@ class _Drawing:
                     id=f"cluster_{ident}",
                     label=f"▾ {group.label}",
                     style="rounded,filled",
-                    fillcolor="#f0f9ff" if group.kind == "call" else "#fff7ed",
-                    color="#7dd3fc" if group.kind == "call" else "#fdba74",
+                    fillcolor=GROUP_STYLES[group.kind][1],
+                    color=GROUP_STYLES[group.kind][2],
                     fontname=FONT,
                     fontsize="10",
                     labeljust="l",
@@ -265,7 +303,8 @@ class _Drawing:
             "id": self.ids[group],
             "shape": "box3d",
             "style": "filled",
-            "fillcolor": "#e0f2fe" if group.kind == "call" else "#ffedd5",
+            "fillcolor": GROUP_STYLES[group.kind][1],
+            "color": GROUP_STYLES[group.kind][2],
             "tooltip": f"{group.label}: {details}; double-click to unfold",
         }
         lines = [

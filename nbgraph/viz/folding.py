@@ -1,11 +1,13 @@
 """Which clusters of a graph the view shows unfolded.
 
-Two kinds of cluster fold into one node each: a control-flow node (cond/while, drawn
-with its regions), and a ``Group`` of the nodes one call of a user's helper made (the
-backward half of a gradient is a group of its own inside the call that took it).  A
-folded cluster hides everything inside it, so the layout only places the unfolded
-part: a graph starts folded below the depth where the visible part would outgrow a
-budget, and the user unfolds what they want to see.
+Three kinds of cluster fold into one node each: a control-flow node (cond/while, drawn
+with its regions); a ``Group`` of the nodes one call of a user's helper made (the
+backward half of a gradient is a group of its own inside the call that took it); and a
+loop unrolled while tracing, its iterations in ranges of 10, 100, ... (so a loop of
+2000 iterations unfolds ten boxes at a time).  A folded cluster hides everything inside
+it, so the layout only places the unfolded part: a graph starts folded below the depth
+where the visible part would outgrow a budget, and the user unfolds what they want to
+see.
 """
 
 from __future__ import annotations
@@ -14,9 +16,8 @@ from collections import Counter
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 
+from ..graph.calls import CallSites
 from ..graph.ir import Graph, Node, Op, Region
-from ..graph.variables import unrolled_runs
-from ..source.locations import Loc
 
 # Nodes the graph view first shows at most (unless the last error is deeper): a
 # screenful to read, the rest a click away.
@@ -24,20 +25,32 @@ VISIBLE_BUDGET = 60
 # ... and a drawing that cannot be unfolded (an SVG file, ``Graph.to_dot()``).
 DRAWING_BUDGET = 250
 SMALLEST_GROUP = 2  # a helper call that made fewer nodes is drawn without a cluster
+LOOP_FANOUT = 10  # an unrolled loop's iterations fold into ranges of 10, 100, ...
+# Groups dropped where they hold exactly one group (an iteration that is one call).
+WRAPPERS = ("range", "iteration")
 
 
 @dataclass(frozen=True)
 class Group:
-    """The nodes one call of a user's helper made (``kind`` "call"), or the backward
-    half of a gradient ("grad"); ``first`` is its first node in schedule order, ``calls``
-    how many calls deep it is.  Equal by ``key`` (the call sites, and the cluster it is
-    in), so every ``Nesting`` of one graph has the same groups."""
+    """The nodes one call of a user's helper made (``kind`` "call"), the backward half
+    of a gradient ("grad"), a loop unrolled while tracing ("loop"), a range of its
+    iterations ("range") or one iteration ("iteration"); ``first`` is its first node in
+    schedule order, ``calls`` how many calls deep it is.  Equal by ``key`` (what made
+    it, and the cluster it is in), so every ``Nesting`` of one graph has the same
+    groups."""
 
     key: tuple
     kind: str = field(compare=False)
     label: str = field(compare=False)
     first: Node = field(compare=False)
     calls: int = field(compare=False)
+
+    def __hash__(self) -> int:  # (kept: a key hashes its call sites, each time)
+        cached = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash(self.key)
+            object.__setattr__(self, "_hash", cached)
+        return cached
 
 
 Cluster = Node | Group  # a cond/while node, or a group
@@ -48,29 +61,25 @@ class Nesting:
 
     def __init__(self, graph: Graph) -> None:
         self.graph = graph
+        self._groups: dict[tuple, Group] = {}
+        self._iterations: Counter[tuple] = Counter()  # unrolled loop -> its iterations
+        found = dict(_Entries(graph).of(graph.body, None))
+        for entries in found.values():
+            for entry in entries:
+                if entry[0] == "loop":
+                    key, iteration = entry[1], entry[3]
+                    self._iterations[key] = max(self._iterations[key], iteration)
         # node -> the clusters around it, outermost first
         self.owners: dict[Node, tuple[Cluster, ...]] = {}
-        self._groups: dict[tuple, Group] = {}
-        # Calls are told apart by their sites and the unrolled iterations around them.
-        found = list(_find_calls(graph.body, None, 0))
-        runs = unrolled_runs([(node, [call[0] for call in calls]) for node, calls in found])
-        self._calls = {
-            node: list(zip(keys, calls)) for (node, keys), (_, calls) in zip(runs, found)
-        }
-        self._walk(graph.body, ())
-        self.inside = Counter(c for stack in self.owners.values() for c in stack)
-        small = {g for g in self._groups.values() if self.inside[g] < SMALLEST_GROUP}
-        if small:
-            self.owners = {
-                n: tuple(c for c in stack if c not in small) for n, stack in self.owners.items()
-            }
-            for group in small:
-                del self.inside[group]
-        self.groups = [g for g in self._groups.values() if g not in small]
+        self._walk(graph.body, (), found)
+        small = {g for g, size in self._sizes().items() if size < SMALLEST_GROUP}
+        self._drop(small | self._wrappers(small))
+        self.inside = self._sizes()
+        self.groups = [c for c in self.inside if isinstance(c, Group)]
         self.controls = [n for n in self.owners if n.regions()]
         # cluster -> the clusters around it, outermost first
         self.above: dict[Cluster, tuple[Cluster, ...]] = {c: self.owners[c] for c in self.controls}
-        for stack in self.owners.values():
+        for stack in set(self.owners.values()):
             for k, c in enumerate(stack):
                 if isinstance(c, Group):
                     self.above[c] = stack[:k]
@@ -80,23 +89,76 @@ class Nesting:
         self.direct.update(self.above[g][-1] if self.above[g] else None for g in self.groups)
         self.read = {value for node in self.owners for value in node.inputs}  # used values
 
-    def _walk(self, region: Region, stack: tuple[Cluster, ...]) -> None:
+    def _walk(
+        self, region: Region, stack: tuple[Cluster, ...], found: dict[Node, list[tuple]]
+    ) -> None:
         """Record the owners of ``region``'s nodes; ``stack``: the clusters around it."""
         for node in region.params:
             self.owners[node] = stack
         for node in region.nodes:
-            own = (*stack, *(self._group(node, run, call) for run, call in self._calls[node]))
+            own = (*stack, *self._clusters_of(node, found[node], len(stack)))
             self.owners[node] = own
             for sub in node.regions():
-                self._walk(sub, (*own, node))
+                self._walk(sub, (*own, node), found)
 
-    def _group(self, node: Node, run: tuple, call: tuple) -> Group:
-        """The group of one call instance, ``run`` (see ``unrolled_runs``)."""
-        group = self._groups.get(run)
+    def _clusters_of(self, node: Node, entries: list[tuple], depth: int) -> Iterator[Group]:
+        """The groups of ``entries`` (see ``_Entries``): a loop's entry is the loop, the
+        ranges its iteration is in, and the iteration."""
+        calls = 0
+        for entry in entries:
+            if entry[0] != "loop":
+                _, key, label, calls = entry
+                yield self._group(key, entry[0], label, node, calls)
+                continue
+            _, key, line, iteration = entry
+            total = self._iterations[key]
+            count = f"{total} iteration{'s' if total != 1 else ''}"
+            yield self._group(key, "loop", f"unrolled loop · line {line} · {count}", node, calls)
+            for size in _range_sizes(total):
+                low = (iteration - 1) // size * size + 1
+                high = min(low + size - 1, total)
+                label = f"iterations {low}-{high}"
+                yield self._group((key, size, low), "range", label, node, calls)
+            yield self._group((key, iteration), "iteration", f"iteration {iteration}", node, calls)
+
+    def _group(self, key: tuple, kind: str, label: str, node: Node, calls: int) -> Group:
+        group = self._groups.get(key)
         if group is None:
-            _, kind, label, calls = call
-            group = self._groups[run] = Group(run, kind, label, node, calls)
+            group = self._groups[key] = Group(key, kind, label, node, calls)
         return group
+
+    def _sizes(self) -> Counter[Cluster]:
+        """How many nodes each cluster holds (counted over the distinct stacks: a
+        group's hash is its key's, which is slow to compute)."""
+        sizes: Counter[Cluster] = Counter()
+        for stack, count in Counter(self.owners.values()).items():
+            for cluster in stack:
+                sizes[cluster] += count
+        return sizes
+
+    def _wrappers(self, small: set[Group]) -> set[Group]:
+        """The ranges and iterations that hold exactly one group other than a loop (an
+        iteration that is one helper call), ``small`` groups left out: a cluster around
+        it would only add a click."""
+        inner: dict[Group, set] = {}
+        for stack in set(self.owners.values()):
+            stack = tuple(c for c in stack if c not in small) if small else stack
+            for k, c in enumerate(stack):
+                if isinstance(c, Group) and c.kind in WRAPPERS:
+                    inner.setdefault(c, set()).add(stack[k + 1] if k + 1 < len(stack) else None)
+        return {
+            g
+            for g, below in inner.items()
+            if len(below) == 1
+            and isinstance(only := next(iter(below)), Group)
+            and only.kind != "loop"  # (an iteration holding a loop says which one it is)
+        }
+
+    def _drop(self, groups: set[Group]) -> None:
+        if groups:
+            self.owners = {
+                n: tuple(c for c in stack if c not in groups) for n, stack in self.owners.items()
+            }
 
     def shown_as(self, node: Node, unfolded: Collection[Cluster]) -> Cluster:
         """What is drawn for ``node``: itself, or the outermost folded cluster around it."""
@@ -133,36 +195,59 @@ class Nesting:
         return frozenset(unfolded)
 
 
-def _find_calls(
-    region: Region, context: Node | None, calls: int
-) -> Iterator[tuple[Node, list[tuple]]]:
-    """Each node of ``region`` and the regions in it, with its helper calls below its
-    region's own (see ``_calls_of``); ``calls``: how many calls deep ``context`` is."""
-    for node in region.nodes:
-        yield node, _calls_of(node, context, calls)
-        for sub in node.regions():
-            yield from _find_calls(sub, node, len(_call_sites(node.loc)))
+def _range_sizes(total: int) -> list[int]:
+    """The sizes of the ranges a loop of ``total`` iterations folds into, largest first."""
+    sizes = []
+    size = LOOP_FANOUT
+    while size < total:
+        sizes.append(size)
+        size *= LOOP_FANOUT
+    return sizes[::-1]
 
 
-def _calls_of(node: Node, context: Node | None, calls: int) -> list[tuple]:
-    """(key, kind, label, calls deep) of each group ``node`` belongs to below its
-    region's own: one per helper call deeper than ``calls``, and the backward group
-    right inside the outermost; ``context``: the control node around the region."""
-    if node.loc is None or node.op is Op.PARAM:
-        return []
-    sites = _call_sites(node.loc)
-    frames = [*sites[1:], node.loc]  # the function each site called
-    gradient = node.loc.gradient
-    out: list[tuple] = []
-    for k in range(calls, len(sites)):
-        backward = gradient and k > 0  # a helper's backward half, apart from its forward
-        label = f"{'∂ ' if backward else ''}{frames[k].function}(…) · line {sites[k].lineno}"
-        out.append(((context, "call", backward, tuple(sites[: k + 1])), "call", label, k + 1))
-        if k == 0 and gradient:
-            out.append(((context, "grad", True, tuple(sites[:1])), "grad", "∂ backward", 1))
-    return out
+class _Entries:
+    """What each node sits in below the clusters of its region: the helper calls (and
+    gradient halves) and unrolled loops, outermost first.  An entry is ``(kind, key,
+    label, calls deep)`` for a call or a gradient's backward half, ``("loop", key,
+    line, iteration)`` for an unrolled loop."""
 
+    def __init__(self, graph: Graph) -> None:
+        self.sites = CallSites(graph)
 
-def _call_sites(loc: Loc | None) -> list[Loc]:
-    """Where the user's functions were called on the way to ``loc``, outermost first."""
-    return loc.stack()[:-1] if loc is not None else []
+    def of(self, region: Region, context: Node | None) -> Iterator[tuple[Node, list[tuple]]]:
+        """Each node of ``region`` and the regions in it, with its entries below those
+        of ``context`` (the control node around the region)."""
+        for node in region.nodes:
+            yield node, self._entries(node, context)
+            for sub in node.regions():
+                yield from self.of(sub, node)
+
+    def _entries(self, node: Node, context: Node | None) -> list[tuple]:
+        loc = node.loc
+        if loc is None or node.op is Op.PARAM:
+            return []
+        outer = context.loc if context is not None else None
+        skip_calls = len(outer.stack()) - 1 if outer else 0  # the region's own
+        skip_loops = len(outer.unrolled) if outer else 0
+        calls = self.sites.around(loc)
+        sites = tuple(site for site, _ in calls)
+        frames = [*sites[1:], loc]  # the function each site called
+        out: list[tuple] = []
+        start = 0
+        for k in range(len(calls) + 1):  # the loops of frame k, then the call it makes
+            end = max(start, len(calls[k][1]) if k < len(calls) else len(loc.unrolled))
+            backward = loc.gradient and k > 0  # in a gradient's backward half
+            for j in range(max(start, skip_loops), end):
+                line, iteration = loc.unrolled[j]
+                key = (context, "loop", backward, sites[:k], loc.unrolled[:j], line)
+                out.append(("loop", key, line, iteration))
+            start = end
+            if k == len(calls) or k < skip_calls:
+                continue
+            label = f"{'∂ ' if backward else ''}{frames[k].function}(…) · line {sites[k].lineno}"
+            key = (context, "call", backward, sites[: k + 1], calls[k][1])
+            out.append(("call", key, label, k + 1))
+            if k == 0 and loc.gradient:
+                key = (context, "grad", sites[:1], calls[0][1])
+                out.append(("grad", key, "∂ backward", 1))
+        return out

@@ -11,6 +11,9 @@ in JupyterLab, the node's line is highlighted in its cell.  Where the kernel has
 
 from __future__ import annotations
 
+import contextlib
+import gc
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,16 +27,33 @@ from ..graph.ir import Graph, Node
 from ..graph.passes import PIPELINE
 from ..graph.printer import node_names
 from ..kernel import frontend
-from .details import node_details, node_sources
-from .dot import NO_DOT, LayoutUnavailable, cluster_ids, has_dot, layout_svg, node_id, to_dot
+from .details import Details, node_sources
+from .dot import NO_DOT, LayoutUnavailable, ViewFacts, has_dot, layout_svg, node_id, to_dot
 from .families import FAMILIES
-from .folding import VISIBLE_BUDGET, Nesting
+from .folding import VISIBLE_BUDGET
 
 STATIC = Path(__file__).parent / "static"
 # Graphviz compiled to WebAssembly (@hpcc-js/wasm-graphviz, see static/NOTICE).
 BROWSER_GRAPHVIZ = STATIC / "wasm-graphviz.js"
 ENGINES = ("kernel", "browser")
 KEPT_LAYOUTS = 16  # recent layouts kept, so folding back and forth is instant
+# The view's text for where widgets do not run lists a graph up to this many nodes (a
+# larger listing takes a second and more to make, for a page nobody reads).
+LISTED_NODES = 2000
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector: working out the view of a large graph
+    makes many small objects and no cycles, and with the graph's own objects alive each
+    full collection walks them all (half the time of a 20,000-node graph's view)."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if paused:
+            gc.enable()
 
 
 class GraphWidget(anywidget.AnyWidget):
@@ -53,10 +73,12 @@ class GraphWidget(anywidget.AnyWidget):
     svg = traitlets.Unicode().tag(sync=True)  # the layout, when the kernel makes it
     dot = traitlets.Unicode().tag(sync=True)  # the drawing, when the browser lays it out
     layout_help = traitlets.Unicode().tag(sync=True)  # why the kernel cannot lay out
-    nodes = traitlets.Dict().tag(sync=True)  # drawing id -> details (see details.py)
+    # drawing id -> the node's entry in the index (details.py); the full records are
+    # sent when the browser asks (a "details" message)
+    nodes = traitlets.Dict().tag(sync=True)
     sources = traitlets.Dict().tag(sync=True)  # filename -> {line: text}
     families = traitlets.Dict().tag(sync=True)  # family -> [color, legend text]
-    groups = traitlets.Dict().tag(sync=True)  # helper-call cluster id -> {label, size}
+    groups = traitlets.Dict().tag(sync=True)  # group cluster id -> {label, size, in}
     unfolded = traitlets.List(traitlets.Unicode()).tag(sync=True)  # ids of open clusters
     show_types = traitlets.Bool(True).tag(sync=True)
     show_values = traitlets.Bool(False).tag(sync=True)
@@ -70,6 +92,7 @@ class GraphWidget(anywidget.AnyWidget):
     # "facts": [{"text": ..., "nodes": [drawing ids]}]}, for the explain panel.
     explanation = traitlets.Dict().tag(sync=True)
 
+    @_collector_paused()
     def __init__(
         self,
         graph: Graph,
@@ -81,17 +104,17 @@ class GraphWidget(anywidget.AnyWidget):
         if engine not in (None, *ENGINES):
             raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
         self.graph = graph
-        nesting = Nesting(graph)
-        self._by_id = {node_id(name): node for node, name in node_names(graph).items()}
-        ids = cluster_ids(graph, nesting)
+        self._facts = facts = ViewFacts(graph)
+        self._details = details = Details(facts)
+        nesting, ids = facts.nesting, facts.ids
         self._clusters = {ids[c]: c for c in nesting.clusters}
         kernel = engine == "kernel" or (engine is None and has_dot())
         super().__init__(
             title=f"graph {graph.name}",
             engine="kernel" if kernel else "browser",
             layout_help="" if kernel or engine == "browser" else NO_DOT,
-            nodes=node_details(graph, nesting),
-            groups={ids[g]: {"label": g.label, "size": nesting.inside[g]} for g in nesting.groups},
+            nodes=details.index(),
+            groups=details.groups(),
             sources=node_sources(graph),
             families={name: list(style) for name, style in FAMILIES.items()},
             unfolded=[ids[c] for c in nesting.initial_unfolded(budget)],
@@ -116,8 +139,13 @@ class GraphWidget(anywidget.AnyWidget):
     @property
     def selected_node(self) -> Node | None:
         """The selected node, or None."""
-        return self._by_id.get(node_id(self.selected)) if self.selected else None
+        return self._details.by_id.get(node_id(self.selected)) if self.selected else None
 
+    def details(self, ident: str) -> dict[str, Any] | None:
+        """The detail panel's record of the node drawn as ``ident`` (``"n7"``)."""
+        return self._details.record(ident)
+
+    @_collector_paused()
     def _draw(self, change: Any = None) -> None:
         """Draw the unfolded part again (lay it out, when the kernel does)."""
         unfolded = frozenset(self._clusters[i] for i in self.unfolded if i in self._clusters)
@@ -128,6 +156,7 @@ class GraphWidget(anywidget.AnyWidget):
             values=self.show_values,
             fusion=self.show_fusion,
             everything=self.show_scaffolding,
+            facts=self._facts,
         )
         if self.engine == "browser":
             self.dot = drawing.source
@@ -159,14 +188,26 @@ class GraphWidget(anywidget.AnyWidget):
             frontend.clear_highlights("node")
 
     def _message(self, widget: Any, content: Any, buffers: Any) -> None:
-        if isinstance(content, dict) and content.get("type") == "graphviz-module":
+        """Answer the browser: the records of the nodes it shows details of, or the
+        browser's Graphviz."""
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind == "details":
+            ids = [i for i in content.get("ids", ()) if isinstance(i, str)]
+            records = {i: self.details(i) for i in ids}
+            self.send({"type": "details", "nodes": {i: r for i, r in records.items() if r}})
+        elif kind == "graphviz-module":
             self.send({"type": "graphviz-module", "source": BROWSER_GRAPHVIZ.read_text()})
 
     def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
         """The widget, with the SVG for where widgets do not run (exported HTML, GitHub)
-        and the text listing for terminals."""
+        and the text listing for terminals (of a large graph, its size)."""
         data, metadata = super()._repr_mimebundle_(**kwargs)
-        data["text/plain"] = str(self.graph)
+        nodes = len(self._details.by_id)
+        data["text/plain"] = (
+            str(self.graph)
+            if nodes <= LISTED_NODES
+            else f"graph {self.graph.name}: {nodes} nodes (print(graph) lists them)"
+        )
         if self.engine == "kernel":
             data["image/svg+xml"] = self.svg
         return data, metadata

@@ -16,8 +16,7 @@ import pytest
 
 import nbgraph as ng
 from nbgraph.errors.exceptions import NbgraphPerformanceWarning
-from nbgraph.viz.details import node_details
-from nbgraph.viz.folding import Nesting
+from nbgraph.viz import GraphWidget
 
 
 def compiled(g: ng.GraphFunction):
@@ -227,5 +226,6 @@ def test_the_graph_view_marks_copies():
         g(np.zeros(5), 2)
     graph = compiled(g).annotated_graph()
     assert "copies in a loop" in graph.to_dot().source
-    details = node_details(graph, Nesting(graph)).values()
+    view = GraphWidget(graph)
+    details = [view.details(i) for i in view.nodes]
     assert [d["copy"] for d in details if d["copy"]] == list(graph.copies.values())

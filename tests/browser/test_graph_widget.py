@@ -1,7 +1,8 @@
 """The graph widget in JupyterLab and Notebook 7: fold and unfold a loop, select a node, see its
 details, its line in the cell and ``widget.selected`` in the kernel; search; a layout
 made in the browser; the nodes holding a NaN found by searching "nan"; helper calls
-folded into one box each, unfolded and refitted to the width; the explain panel and the
+folded into one box each in the iterations of the loop unrolled around them, unfolded
+and refitted to the width; the explain panel and the
 nodes its facts highlight; what conversion added hidden, and shown by its toggle; the
 graph as traced beside the graph as optimised."""
 
@@ -67,8 +68,8 @@ def test_graph_widget(page, open_notebook, tmp_path):
     fused = nan.locator("g.node", has_text="fused pass 1")
     fused.first.wait_for()
     assert fused.count() == 2
-    fused.first.click()
-    assert "one pass over the elements" in panel.inner_text()
+    fused.first.click()  # its record comes from the kernel
+    panel.locator("text=one pass over the elements").wait_for()
     nan.screenshot(path=tmp_path / "nan_search.png")
 
 
@@ -89,7 +90,9 @@ def test_helper_calls_fold_into_one_box_each(open_notebook, tmp_path):
     calls = view.locator("g.node", has_text="▸ standardize(…)")
     calls.first.wait_for()  # eight calls of 9 nodes: the view starts folded
     assert calls.count() == 8
-    assert view.locator("g.cluster").count() == 0
+    # ... each in its iteration, in the cluster of the loop unrolled while tracing
+    view.locator("g.cluster > text", has_text="▾ unrolled loop · line 12 · 8 iterations").wait_for()
+    assert view.locator("g.cluster > text", has_text=re.compile(r"^▾ iteration \d$")).count() == 8
 
     calls.first.click()  # a folded call: what it is, and a button to unfold it
     panel = view.locator(".nbgraph-graph-panel")
@@ -113,7 +116,8 @@ def test_helper_calls_fold_into_one_box_each(open_notebook, tmp_path):
 
     # The explain panel: the trace, then a line per fact; a fact highlights its nodes.
     view.get_by_role("button", name="Fold all", exact=True).click()
-    view.locator("g.node", has_text="▸ standardize(…)").nth(7).wait_for()
+    view.locator("g.node", has_text="▸ unrolled loop · line 12").wait_for()
+    assert calls.count() == 0
     view.get_by_role("button", name="Explain").click()
     panel.locator("h4", has_text="What graph mode made of this graph").wait_for()
     text = panel.inner_text()

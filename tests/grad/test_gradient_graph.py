@@ -6,8 +6,7 @@ import pytest
 
 import nbgraph as ng
 from nbgraph.graph.ir import Op
-from nbgraph.viz.details import node_details
-from nbgraph.viz.folding import Nesting
+from nbgraph.viz import GraphWidget
 
 
 def squares(x):
@@ -49,8 +48,9 @@ def test_backward_nodes_point_at_the_forward_lines():
 def test_the_graph_view_marks_gradient_nodes():
     graph = ng.grad(squares).graph(X)
     first = squares.__code__.co_firstlineno
-    details = node_details(graph, Nesting(graph))
-    gradient = [d for d in details.values() if d["location"] and d["location"]["gradient"]]
+    view = GraphWidget(graph)
+    details = [view.details(i) for i in view.nodes]
+    gradient = [d for d in details if d["location"] and d["location"]["gradient"]]
     assert gradient
     assert all(d["location"]["text"].startswith("gradient of ") for d in gradient)
     assert f"∂L{first + 1}" in graph.to_dot().source

@@ -22,7 +22,7 @@ def clipped_sum(x, limit):
     return total""",
     "clipped_sum.graph(np.arange(5.0), 3.0)",
     """view = clipped_sum.graph(np.arange(5.0), 3.0).widget()
-where = next(i for i in view.nodes.values() if i["op"] == ">")["location"]
+where = view.details(next(i for i, e in view.nodes.items() if e["op"] == ">"))["location"]
 print(where["text"], "|", view.sources[where["file"]][str(where["line"])].strip())""",
 ]
 

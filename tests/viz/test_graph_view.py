@@ -54,7 +54,7 @@ def test_detail_records():
     assert widget.has_values and widget.show_values
     start = inspect.getsourcelines(nested)[1]
     double = next(n for n in graph.all_nodes() if n.label() == "*")
-    info = widget.nodes[ident(graph, double)]
+    info = widget.details(ident(graph, double))
     assert info["listing"].startswith(f"%{ident(graph, double)[1:]} = call *(%")
     assert info["family"] == "elementwise" and info["constants"] == ["2.0"]
     assert [i["type"] for i in info["inputs"]] == ["float64[]"]
@@ -68,11 +68,17 @@ def test_detail_records():
     lines = widget.sources[double.loc.filename]
     assert lines[str(start + 7)].strip() == "total += x[j] * 2.0"
     assert str(start + 5) in lines and str(start + 9) in lines
-    loop = widget.nodes[ident(graph, outer)]
+    loop = widget.details(ident(graph, outer))
     assert loop["regions"] == ["test", "body"] and loop["size"] > 20
     projection = next(n for n in graph.all_nodes() if n.op is Op.PROJ)
+    assert widget.details(ident(graph, projection))["via"] == ident(graph, projection.inputs[0])
+    assert not widget.details(ident(graph, projection))["drawn"]
+    # The index the browser searches and folds by holds the same, in brief.
+    entry = widget.nodes[ident(graph, double)]
+    assert entry["name"] == info["name"] and entry["op"] == info["op"]
+    assert entry["line"] == start + 7 and entry["in"] == ident(graph, inner) and entry["drawn"]
     assert widget.nodes[ident(graph, projection)]["via"] == ident(graph, projection.inputs[0])
-    assert not widget.nodes[ident(graph, projection)]["drawn"]
+    assert "drawn" not in widget.nodes[ident(graph, projection)]
 
 
 def test_a_graph_displays_as_text_outside_a_kernel():

@@ -157,7 +157,7 @@ def test_a_graph_of_many_calls_starts_folded_to_a_screenful():
     assert f'id="cluster_{ident}"' in widget.svg
     # The nodes inside it name it among the clusters around them (the view's search
     # unfolds them).
-    assert any(ident in info["clusters"] for info in widget.nodes.values())
+    assert any(info.get("in") == ident for info in widget.nodes.values())
 
 
 def unrolled_calls(x):
@@ -176,7 +176,12 @@ def test_calls_in_iterations_of_an_unrolled_loop_are_clusters_of_their_own():
     called = [n for n in graph.all_nodes() if n.loc and n.loc.caller]
     assert sorted(map(id, called)) == sorted(id(n) for g in calls for n in members(nesting, g))
     # each holds its own call of normalize
-    assert [sum(nesting.above[g] == (c,) for g in nesting.groups) for c in calls] == [1, 1, 1]
+    assert [sum(nesting.above[g][-1:] == (c,) for g in nesting.groups) for c in calls] == [1, 1, 1]
+    # ... and the three sit in the loop's cluster (an iteration that is one call is no
+    # cluster of its own)
+    (loop,) = [g for g in nesting.groups if g.kind == "loop"]
+    assert loop.label == f"unrolled loop · line {line - 1} · 3 iterations"
+    assert [nesting.above[c] for c in calls] == [(loop,)] * 3
 
 
 def test_groups_are_the_same_in_every_nesting_of_a_graph():

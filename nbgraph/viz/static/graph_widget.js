@@ -8,9 +8,13 @@
 // name, "%7"), shared with Python.
 
 const WASM_TIMEOUT_MS = 30000;
+// "Unfold all" lays every node out: past this many, unfold cluster by cluster instead.
+const UNFOLD_ALL_LIMIT = 3000;
 // A foldable cluster's id: a cond/while (n7), a helper call (g7_1: its first node, how
-// many calls deep), a gradient's backward half (b7_1).
-const CLUSTER = /^cluster_(n\d+|[gb]\d+_\d+)$/;
+// many calls deep), a gradient's backward half (b7_1), a loop unrolled while tracing
+// (u7_0: its first node, how deep it is), a range of its iterations (r7_1), one
+// iteration (i7_2).
+const CLUSTER = /^cluster_(n\d+|[gburi]\d+_\d+)$/;
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -76,7 +80,7 @@ function search(nodes, text, everything) {
   const found = [];
   for (const [id, info] of Object.entries(nodes)) {
     if (!visible(info, everything)) continue;
-    const at = info.location ? info.location.line : -1;
+    const at = info.line === undefined ? -1 : info.line;
     const hit = line
       ? at === Number(line[1])
       : number
@@ -94,8 +98,7 @@ function visible(info, everything) {
 
 function holds(info, query) {
   if (query === "fused") return Boolean(info.fused);
-  const value = info.value;
-  return Boolean(value) && ((query === "nan" && value.nan > 0) || (query === "inf" && value.inf > 0));
+  return (query === "nan" && info.nan > 0) || (query === "inf" && info.inf > 0);
 }
 
 function render({ model, el: host }) {
@@ -148,6 +151,41 @@ function render({ model, el: host }) {
   const idOf = (name) => (name ? `n${name.slice(1)}` : "");
   const selectedId = () => idOf(model.get("selected"));
   const unfolded = () => new Set(model.get("unfolded"));
+  const records = new Map(); // id -> the node's full record, from the kernel
+  const waiting = new Map(); // id -> what waits for its record
+
+  // The clusters around a node, outermost first (from the index's `in`).
+  function clustersOf(id) {
+    const out = [];
+    let cluster = nodes()[id] ? nodes()[id].in : undefined;
+    while (cluster) {
+      out.unshift(cluster);
+      const around = groups()[cluster] || nodes()[cluster];
+      cluster = around ? around.in : undefined;
+    }
+    return out;
+  }
+
+  // The full record of a node, asked of the kernel once (a graph can be large).
+  function record(id) {
+    if (records.has(id)) return Promise.resolve(records.get(id));
+    return new Promise((resolve) => {
+      if (!waiting.has(id)) {
+        waiting.set(id, []);
+        model.send({ type: "details", ids: [id] });
+      }
+      waiting.get(id).push(resolve);
+    });
+  }
+
+  function onMessage(msg) {
+    if (!msg || msg.type !== "details") return;
+    for (const [id, info] of Object.entries(msg.nodes)) {
+      records.set(id, info);
+      for (const resolve of waiting.get(id) || []) resolve(info);
+      waiting.delete(id);
+    }
+  }
 
   function setUnfolded(ids) {
     model.set("unfolded", [...ids]);
@@ -160,7 +198,7 @@ function render({ model, el: host }) {
     const info = nodes()[id];
     if (!info) return null;
     const open = unfolded();
-    const folded = info.clusters.find((c) => !open.has(c));
+    const folded = clustersOf(id).find((c) => !open.has(c));
     if (folded) return folded;
     if (info.via) return shownId(info.via);
     return visible(info, model.get("show_scaffolding")) ? id : null;
@@ -267,7 +305,7 @@ function render({ model, el: host }) {
     showDetails(id, info);
     if (info) {
       const open = unfolded();
-      const closed = info.clusters.filter((c) => !open.has(c));
+      const closed = clustersOf(id).filter((c) => !open.has(c));
       if (closed.length) {
         scrollTo = id;
         setUnfolded([...open, ...closed]);
@@ -315,15 +353,27 @@ function render({ model, el: host }) {
     return pre.childNodes.length ? pre : null;
   }
 
+  // The panel: the node's record (asked of the kernel the first time), or a hint.
   function showDetails(id, info) {
     setExplaining(false);
-    panel.replaceChildren();
     if (!info) {
-      panel.append(el("div", "nbgraph-graph-hint",
+      panel.replaceChildren(el("div", "nbgraph-graph-hint",
         "Click a node to see its details; click a cluster's title (or double-click " +
         "a folded node) to fold or unfold it."));
       return;
     }
+    if (records.has(id)) {
+      fillDetails(id, records.get(id));
+      return;
+    }
+    panel.replaceChildren(el("div", "nbgraph-graph-hint", `${info.name}  ${info.op}…`));
+    record(id).then((full) => {
+      if (!explaining && selectedId() === id) fillDetails(id, full);
+    });
+  }
+
+  function fillDetails(id, info) {
+    panel.replaceChildren();
     const family = model.get("families")[info.family];
     const head = el("h4", "", `${info.name}  ${info.op} `);
     const chip = el("span", "nbgraph-graph-chip", family ? family[1] : info.family);
@@ -380,7 +430,7 @@ function render({ model, el: host }) {
     const open = unfolded();
     const closed = new Set();
     for (const id of ids) {
-      for (const c of nodes()[id].clusters) if (!open.has(c)) closed.add(c);
+      for (const c of clustersOf(id)) if (!open.has(c)) closed.add(c);
     }
     if (closed.size) {
       scrollTo = ids[0];
@@ -474,7 +524,7 @@ function render({ model, el: host }) {
   canvas.addEventListener("dblclick", (event) => {
     const g = event.target.closest("g.node");
     const id = g && g.id.replace(/_end$/, "");
-    if (id && ((nodes()[id] && nodes()[id].regions.length) || groups()[id])) toggleFold(id);
+    if (id && ((nodes()[id] && nodes()[id].regions) || groups()[id])) toggleFold(id);
   });
   canvas.addEventListener("keydown", (event) => {
     if (event.key === "Escape") select("");
@@ -504,8 +554,13 @@ function render({ model, el: host }) {
   });
   foldAll.addEventListener("click", () => setUnfolded([]));
   unfoldAll.addEventListener("click", () => setUnfolded([
-    ...Object.keys(nodes()).filter((id) => nodes()[id].regions.length),
+    ...Object.keys(nodes()).filter((id) => nodes()[id].regions),
     ...Object.keys(groups())]));
+  if (Object.keys(nodes()).length > UNFOLD_ALL_LIMIT) {
+    unfoldAll.disabled = true;
+    unfoldAll.title = `${Object.keys(nodes()).length} nodes are too many to lay out at once: ` +
+      "unfold the clusters you want to see";
+  }
   zoomIn.addEventListener("click", () => { zoomed = true; scale *= 1.25; applyScale(); });
   zoomOut.addEventListener("click", () => { zoomed = true; scale /= 1.25; applyScale(); });
   zoomFit.addEventListener("click", () => { zoomed = false; fit(); });
@@ -531,7 +586,7 @@ function render({ model, el: host }) {
     ["change:svg", draw], ["change:dot", draw], ["change:selected", onSelected],
     ["change:unfolded", onUnfolded], ["change:show_types", syncToggles],
     ["change:show_values", syncToggles], ["change:show_fusion", syncToggles],
-    ["change:show_scaffolding", syncToggles],
+    ["change:show_scaffolding", syncToggles], ["msg:custom", onMessage],
   ];
   for (const [event, listener] of listeners) model.on(event, listener);
   syncToggles();
