@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: lab test lint setup clean bench fuzz docs
+.PHONY: lab test lint setup clean bench fuzz docs screenshots
 
 setup: $(STAMP)
 
@@ -49,6 +49,11 @@ test: $(STAMP)
 # as errors. The notebooks and the error catalogue run while it builds (a few minutes).
 docs: $(STAMP)
 	$(PY) -m sphinx -W --keep-going -E -j auto -b html docs docs/_build/html
+
+# The README's pictures: the browser tests in JupyterLab, saving their screenshots.
+screenshots: $(STAMP)
+	NBGRAPH_SCREENSHOTS=$(CURDIR)/docs/screenshots $(PY) -m pytest -q -n auto --dist loadfile \
+		tests/browser -k lab
 
 # Random programs, eager against graph mode; failing ones go to tests/fuzz/regressions/.
 fuzz: $(STAMP)

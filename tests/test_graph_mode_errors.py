@@ -224,6 +224,15 @@ def keys_on_one_path_used(x):
     return d
 
 
+def keys_on_one_path_of_an_elif(x):
+    d = {"a": x}
+    if x[0] > 0:
+        d["b"] = 1
+    elif x[0] < -5:  # (the key on one path of the inner if: that is why, not "assigned")
+        d["b"] = 2
+    return d
+
+
 def noisy_global(x):
     return x + np.random.rand()
 
@@ -654,3 +663,13 @@ def test_values_of_two_shapes_are_refused_where_used_after_the_if(fn, error, tex
     message = str(info.value)
     assert text in message
     assert names_line(message, line_of(fn, "if x[0] > 0"))
+
+
+def test_keys_on_one_path_of_an_elif_say_so():
+    """The elif's two paths differ in keys: that is the reason given (its line), not
+    that the dict is assigned in one branch of the outer if."""
+    with pytest.raises(ng.StagingError) as info:
+        graph_fn(keys_on_one_path_of_an_elif)(X)
+    message = str(info.value)
+    assert "dict 'd' has the key 'b' on one path" in message and "assigned" not in message
+    assert names_line(message, line_of(keys_on_one_path_of_an_elif, "elif x[0] < -5"))

@@ -24,7 +24,7 @@ from ..staging.statements import (
     setitem,
 )
 from ..staging.traced import is_graph_value
-from ..staging.tracing import finally_block, stages_raise, try_block
+from ..staging.tracing import finally_block, refusal_caught, stages_raise, try_block
 from ..staging.undefined import Undefined, UndefinedReturn, check_defined, deleted
 from .calls import converted_call
 from .conversion import use_runtime
@@ -79,6 +79,7 @@ __all__ = [
     "outer_write",
     "percent_format",
     "raise_stmt",
+    "refusal_caught",
     "retval",
     "set_attribute",
     "setitem",

@@ -367,6 +367,9 @@ class _Merge:
             _first_assigned_in_loop(b, a) and _made_in(self.then.builder, a)
         ):
             return self._maybe_unbound(name, a, b)
+        for value in (a, b):  # (not joined inside: why not, not "assigned in one branch")
+            if isinstance(value, Unjoinable):
+                return functools.partial(_unjoinable, value)
         if isinstance(a, Undefined) or isinstance(b, Undefined):
             reason = (
                 f"is assigned in only one branch of the if at {self.where}, so it has no "

@@ -12,6 +12,7 @@ import numpy as np
 
 from ..errors.exceptions import StagingError
 from ..graph import runtime
+from ..graph.types import PYTHON
 from ..source.origins import user_location
 from .traced import Traced, TracedList, call, const, is_graph_value
 
@@ -62,7 +63,10 @@ class GraphRange(GraphSequence):
 
     def item(self, index: Any) -> Any:
         value = index if _is(self.step, 1) else index * self.step
-        return value if _is(self.start, 0) else self.start + value
+        value = value if _is(self.start, 0) else self.start + value
+        if isinstance(value, Traced) and value.type.flavor != PYTHON:
+            value = call(int, value)  # (a range yields Python ints, whatever its bounds)
+        return value
 
 
 def _is(value: Any, constant: int) -> bool:

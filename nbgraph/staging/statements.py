@@ -404,9 +404,22 @@ def outer_write(name: str, kind: str, value: Any) -> None:
 
 def outer_mutation(name: str, container: Any) -> Any:
     """``container`` (the variable ``name`` from outside the function), about to be
-    changed in place: refused inside a graph if or loop, where every path is traced.
-    A module is not (``np.sort(x)``: a function of the module, named like a method)."""
-    if is_staged() and not isinstance(container, types.ModuleType):
+    changed in place: refused inside a graph if or loop, where every path is traced,
+    and anywhere for a global of the module, which would change once, while tracing,
+    instead of on every call.  A module is not (``np.sort(x)``: a function of the
+    module, named like a method)."""
+    if isinstance(container, types.ModuleType):
+        return container
+    caller = sys._getframe(1)
+    if name not in caller.f_locals and caller.f_globals.get(name) is container:
+        raise StagingError(
+            f"'{name}' is a global variable of the module changed in place: graph mode "
+            "runs the function's Python code once, while tracing, so it would change on "
+            "the first call only. Return the new value and change it outside the "
+            "function, or call the function's .eager(...) to run it as plain Python",
+            user_location(),
+        )
+    if is_staged():
         raise StagingError(
             f"'{name}' is changed in place inside a graph if or loop, but it is not a local "
             "variable of the function: graph mode traces every path once, so the change "

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import sys
 import threading
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -178,6 +179,16 @@ def try_block(line: int) -> Iterator[None]:
     finally:
         _state.try_lines.pop()
         _state.try_regions.pop()
+
+
+def refusal_caught() -> None:
+    """Run first in each except clause of converted code: a refusal of graph mode
+    (``GraphModeError``, e.g. a graph operation in the try body, or ``int()`` of a
+    graph value) is no error of the user's code for its handler to take, which would
+    make the graph silently take the except path eager code never takes."""
+    error = sys.exc_info()[1]
+    if isinstance(error, GraphModeError):
+        raise error
 
 
 @contextlib.contextmanager

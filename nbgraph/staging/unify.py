@@ -24,8 +24,9 @@ def join_tensor_types(
     """
     if a.ndim != b.ndim:
         raise LoopTypeError(
-            f"{describe_variable(name)} is {_a(a.describe())} {_before(in_loop, where)} but "
-            f"{_a(b.describe())} {_after(in_loop)}; a graph variable keeps one rank on all "
+            f"{describe_variable(name)} is "
+            f"{_paths(name, in_loop, where, _a(a.describe()), _a(b.describe()))}; "
+            "a graph variable keeps one rank on all "
             "paths (or call the function's .eager(...) to run it as plain Python)",
             user_location(),
         )
@@ -42,8 +43,9 @@ def join_tensor_types(
     if weak_a and weak_b and (not in_loop or {a.dtype.kind, b.dtype.kind} == {"b", "i"}):
         return TensorType(np.result_type(a.dtype, b.dtype), 0, PYTHON)
     raise LoopTypeError(
-        f"{describe_variable(name)} has dtype {a.python_kind} {_before(in_loop, where)} but "
-        f"{b.python_kind} {_after(in_loop)}; a graph variable keeps one dtype on all "
+        f"{describe_variable(name)} has dtype "
+        f"{_paths(name, in_loop, where, a.python_kind, b.python_kind)}; "
+        "a graph variable keeps one dtype on all "
         f"paths: {_type_fix(name, a, b, in_loop)}, or call the function's .eager(...) to "
         "run it as plain Python",
         user_location(),
@@ -90,15 +92,17 @@ def describe_variable(name: str) -> str:
     return _DESCRIPTIONS.get(name, f"variable '{name}'")
 
 
-def _before(in_loop: bool, where: str) -> str:
+def _paths(name: str, in_loop: bool, where: str, first: str, second: str) -> str:
+    """Where the variable is ``first`` and where ``second``: before a loop and after an
+    iteration, or on a branch's two paths.  A return value's paths are not the
+    condition's (an early return puts the rest of the function in a branch of its
+    own), so they go unnamed."""
     if in_loop:
-        return f"before the loop ({where})"
-    return f"where the condition at {where} is true"
+        return f"{first} before the loop ({where}) but {second} after an iteration"
+    if _is_return_value(name):
+        return f"{first} on one path and {second} on another (the branch at {where})"
+    return f"{first} where the condition at {where} is true but {second} where it is false"
 
 
 def _a(noun: str) -> str:
     return f"an {noun}" if noun[:1] in "aeiou" else f"a {noun}"
-
-
-def _after(in_loop: bool) -> str:
-    return "after an iteration" if in_loop else "where it is false"

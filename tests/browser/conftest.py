@@ -2,7 +2,9 @@
 when a test needs it) and a headless Chromium page per test.
 
 Each server serves a temporary copy of tests/browser/notebooks/ with this venv's
-kernel and labextensions; Playwright drives Debian's /usr/bin/chromium.
+kernel and labextensions; Playwright drives Debian's /usr/bin/chromium.  Screenshots go
+to each test's temporary folder, or with ``NBGRAPH_SCREENSHOTS`` set to that folder
+(``make screenshots``: the README's pictures).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
@@ -163,3 +165,16 @@ def page(browser):
     page.set_default_timeout(90_000)
     yield page
     context.close()
+
+
+@pytest.fixture
+def screenshot(request, tmp_path) -> Callable[[str], Path]:
+    """Where a test saves the screenshot ``name``: its temporary folder, or the folder
+    ``NBGRAPH_SCREENSHOTS`` names (the name prefixed with the application)."""
+    folder = os.environ.get("NBGRAPH_SCREENSHOTS")
+    if not folder:
+        return lambda name: tmp_path / name
+    callspec = getattr(request.node, "callspec", None)
+    app = callspec.id if callspec else "page"
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    return lambda name: Path(folder) / f"{app}-{name}"

@@ -53,7 +53,7 @@ async ([cell, id]) => {
 """
 
 
-def test_a_20000_node_graph_opens_folded_and_stays_quick(open_notebook, tmp_path):
+def test_a_20000_node_graph_opens_folded_and_stays_quick(open_notebook, screenshot):
     notebook = open_notebook("big_graph.ipynb")
     for index in (LOAD, DEFINE, TRACE):
         notebook.run_cell(index)
@@ -78,7 +78,7 @@ def test_a_20000_node_graph_opens_folded_and_stays_quick(open_notebook, tmp_path
     ranges = cell.locator("g.node", has_text=re.compile(r"▸ iterations \d+-\d+"))
     assert ranges.count() == 40
     assert cell.get_by_role("button", name="Unfold all").is_disabled()  # too many to draw
-    cell.screenshot(path=tmp_path / "big_graph.png")
+    cell.screenshot(path=screenshot("big_graph.png"))
 
     # Unfold a range of 100, then three of 10 in it: each drawn anew.  The fastest
     # counts (the machines are shared: a busy moment is no slower view).
@@ -104,4 +104,4 @@ def test_a_20000_node_graph_opens_folded_and_stays_quick(open_notebook, tmp_path
     panel.locator(".nbgraph-graph-current", has_text="h = np.tanh(h)").wait_for()
     assert "called from" in panel.inner_text()
     cell.locator("g.cluster > text", has_text="▾ layer(…) · line 15").first.wait_for()
-    cell.screenshot(path=tmp_path / "big_graph_found.png")
+    cell.screenshot(path=screenshot("big_graph_found.png"))

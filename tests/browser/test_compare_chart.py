@@ -17,7 +17,7 @@ cell => {
 """
 
 
-def test_the_chart_is_fully_visible_in_a_narrow_window(page, open_notebook):
+def test_the_chart_is_fully_visible_in_a_narrow_window(page, open_notebook, screenshot):
     page.set_viewport_size({"width": 900, "height": 800})
     notebook = open_notebook("compare_chart.ipynb")
     notebook.run_all()
@@ -27,3 +27,4 @@ def test_the_chart_is_fully_visible_in_a_narrow_window(page, open_notebook):
     texts = cell.evaluate(_TEXTS_INSIDE)
     assert [t for t, _ in texts][0::2] == ["eager", "graph (cpu)"]
     assert all(inside for _, inside in texts), texts
+    cell.screenshot(path=screenshot("compare_chart.png"))

@@ -12,7 +12,7 @@ DEFINE, VIEW, BROWSER_LAYOUT, NAN, HELPERS, EXITS, PASSES = range(1, 8)  # graph
 IF_LINE = 8  # `if n % 2 == 0:` in the DEFINE cell
 
 
-def test_graph_widget(page, open_notebook, tmp_path):
+def test_graph_widget(page, open_notebook, screenshot):
     notebook = open_notebook("graph_widget.ipynb")
     notebook.run_all()
     view = notebook.cell(VIEW)
@@ -36,7 +36,7 @@ def test_graph_widget(page, open_notebook, tmp_path):
     name = panel.locator("h4").inner_text().split()[0]  # the listing's name, "%11"
     assert re.fullmatch(r"%\d+", name)
     notebook.expect_highlights("node", [(DEFINE, IF_LINE)])
-    view.screenshot(path=tmp_path / "graph_widget.png")
+    view.screenshot(path=screenshot("graph_widget.png"))
 
     shown = notebook.append_and_run("print('selected', view.selected, view.selected_node.label())")
     notebook.wait_for_output(shown, f"selected {name} %")
@@ -50,7 +50,7 @@ def test_graph_widget(page, open_notebook, tmp_path):
     # Laid out in the browser (as where the kernel has no Graphviz), with inspected values.
     other = notebook.cell(BROWSER_LAYOUT)
     other.locator("g.node", has_text="int 27").wait_for()
-    other.screenshot(path=tmp_path / "browser_layout.png")
+    other.screenshot(path=screenshot("browser_layout.png"))
 
     # A zero row: its norm's division makes the NaNs; searching "nan" finds the nodes.
     nan = notebook.cell(NAN)
@@ -70,7 +70,7 @@ def test_graph_widget(page, open_notebook, tmp_path):
     assert fused.count() == 2
     fused.first.click()  # its record comes from the kernel
     panel.locator("text=one pass over the elements").wait_for()
-    nan.screenshot(path=tmp_path / "nan_search.png")
+    nan.screenshot(path=screenshot("nan_search.png"))
 
 
 # The drawing's width on the page against the width it has to fit in.
@@ -83,7 +83,7 @@ cell => {
 """
 
 
-def test_helper_calls_fold_into_one_box_each(open_notebook, tmp_path):
+def test_helper_calls_fold_into_one_box_each(open_notebook, screenshot):
     notebook = open_notebook("graph_widget.ipynb")
     notebook.run_all()
     view = notebook.cell(HELPERS)
@@ -108,7 +108,7 @@ def test_helper_calls_fold_into_one_box_each(open_notebook, tmp_path):
     view.locator("g.cluster > text", has_text="▾ normalize(…)").nth(7).wait_for()
     drawn, room = view.evaluate(_WIDTHS)
     assert drawn <= room  # refitted to the width after unfolding
-    view.screenshot(path=tmp_path / "helper_calls.png")
+    view.screenshot(path=screenshot("helper_calls.png"))
 
     title.first.click()  # fold one call again from its title
     view.locator("g.node", has_text="▸ standardize(…)").first.wait_for()
@@ -129,12 +129,12 @@ def test_helper_calls_fold_into_one_box_each(open_notebook, tmp_path):
     view.locator("g.cluster > text", has_text="▾ standardize(…)").nth(7).wait_for()
     assert view.locator("g.node.nbgraph-graph-match").count() >= 8 * 9
     assert "a Python loop ran 8 times" in panel.inner_text()  # the panel stays
-    view.screenshot(path=tmp_path / "explain_panel.png")
+    view.screenshot(path=screenshot("explain_panel.png"))
     view.get_by_role("button", name="Explain").click()  # back to the node details
     panel.locator(".nbgraph-graph-hint").wait_for()
 
 
-def test_what_conversion_added_is_hidden_until_asked_for(open_notebook, tmp_path):
+def test_what_conversion_added_is_hidden_until_asked_for(open_notebook, screenshot):
     notebook = open_notebook("graph_widget.ipynb")
     notebook.run_all()
     view = notebook.cell(EXITS)
@@ -146,7 +146,7 @@ def test_what_conversion_added_is_hidden_until_asked_for(open_notebook, tmp_path
     search = view.locator("input[type=search]")
     search.fill("not")
     view.locator("text=0 found").wait_for()
-    view.screenshot(path=tmp_path / "scaffolding_hidden.png")
+    view.screenshot(path=screenshot("scaffolding_hidden.png"))
 
     view.get_by_label("scaffolding").check()  # the compiler's whole graph
     nots.first.wait_for()
@@ -154,10 +154,10 @@ def test_what_conversion_added_is_hidden_until_asked_for(open_notebook, tmp_path
     view.locator("g.cluster > text", has_text="while · line 4").wait_for()
     search.fill("not")
     view.locator("text=/[1-9] found/").wait_for()
-    view.screenshot(path=tmp_path / "scaffolding_shown.png")
+    view.screenshot(path=screenshot("scaffolding_shown.png"))
 
 
-def test_the_graph_before_and_after_the_passes_side_by_side(open_notebook, tmp_path):
+def test_the_graph_before_and_after_the_passes_side_by_side(open_notebook, screenshot):
     notebook = open_notebook("graph_widget.ipynb")
     notebook.run_all()
     cell = notebook.cell(PASSES)
@@ -170,4 +170,4 @@ def test_the_graph_before_and_after_the_passes_side_by_side(open_notebook, tmp_p
     assert after.locator("g.node", has_text="np.sum").count() == 0
     left, right = (box.bounding_box() for box in (before, after))
     assert left["x"] + left["width"] <= right["x"] + 1  # side by side
-    cell.screenshot(path=tmp_path / "passes_view.png")
+    cell.screenshot(path=screenshot("passes_view.png"))

@@ -23,7 +23,7 @@ def variable(stepper, name):
     )
 
 
-def test_step_through_a_cell(page, open_notebook, tmp_path):
+def test_step_through_a_cell(page, open_notebook, screenshot):
     notebook = open_notebook("stepper.ipynb")
     notebook.run_all()
     stepper = notebook.cell(STEP).locator(".nbgraph-stepper")
@@ -69,7 +69,7 @@ def test_step_through_a_cell(page, open_notebook, tmp_path):
     page.keyboard.press("Enter")
     position.get_by_text("step 3 of 8").wait_for()
     notebook.expect_highlights("step", [(DEFINE_SCALE, 2)])
-    stepper.screenshot(path=tmp_path / "stepper.png")
+    stepper.screenshot(path=screenshot("stepper.png"))
 
 
 def test_a_saved_recording_steps_without_its_kernel(page, lab_url):

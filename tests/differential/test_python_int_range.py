@@ -168,3 +168,21 @@ def lengths_of_ranges(n):
 @pytest.mark.parametrize("n", [0, 1, 7, -2])
 def test_len_of_a_range_of_graph_bounds(n):
     check(lengths_of_ranges, n)
+
+
+def ranges_of_graph_bounds(n):
+    """Each loop's index is a Python int whatever the bounds (eager's range yields
+    ints): the sums stay Python ints, as the returned types show."""
+    down, odd, offset = 0, 0, 0
+    for i in range(n, 0, -2):
+        down = down * 10 + i
+    for i in range(1, n, 2):
+        odd = odd * 10 + i
+    for i in range(n, n + 3):
+        offset += i
+    return down, odd, offset
+
+
+@pytest.mark.parametrize("n", [np.int64(5), np.int32(4), np.int64(0), 6])
+def test_a_ranges_items_are_python_ints(n):
+    check(ranges_of_graph_bounds, n)

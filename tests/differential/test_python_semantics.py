@@ -453,6 +453,57 @@ def test_try_else_after_return(flag):
     check(try_else_after_return, 5, flag, static_argnames=("flag",))
 
 
+def operation_in_try_caught_as_type_error(x):
+    try:
+        y = x * 2
+    except TypeError:
+        y = 0
+    return y
+
+
+def int_of_a_graph_value_caught_as_exception(x):
+    try:
+        y = int(x)
+    except Exception:
+        y = -1
+    return y
+
+
+def operation_in_try_caught_by_bare_except(x):
+    out = 0
+    for k in range(2):
+        try:
+            out = out + x[k]
+        except:  # noqa: E722
+            out = -1
+    return out
+
+
+def error_kept_after_a_refusal_is_raised(x):
+    try:
+        return [1, 2][int(x)]  # IndexError eagerly; a refusal in graph mode
+    except IndexError:
+        return -1
+
+
+@pytest.mark.parametrize(
+    "fn, x, eager",
+    [
+        (operation_in_try_caught_as_type_error, np.float64(2.5), 5.0),
+        (int_of_a_graph_value_caught_as_exception, np.float64(2.5), 2),
+        (operation_in_try_caught_by_bare_except, np.array([2.5, 1.0]), 3.5),
+        (error_kept_after_a_refusal_is_raised, np.float64(5.0), -1),
+    ],
+    ids=lambda v: getattr(v, "__name__", None),
+)
+def test_an_except_clause_does_not_take_a_refusal_for_its_error(fn, x, eager):
+    """A refusal of graph mode raised in a try body (a graph operation there, int() of
+    a graph value) is a TypeError or the like: the user's except clause must not catch
+    it and run a path eager code does not take (0, -1 here) with a silent answer."""
+    assert fn(x) == eager
+    refuses(fn, x, words=("try block",))
+
+
 # --- None returned on some paths --------------------------------------------------------
 
 
@@ -870,3 +921,26 @@ def test_change_of_argument_container_refused(fn, arg):
 
 def test_copy_of_argument_container():
     check(copies_argument_first, [1.0, 2.0], 3.0)
+
+
+CALLS = [0]
+SEEN = []
+
+
+def counts_its_calls(x):
+    CALLS[0] += 1
+    return x + CALLS[0]
+
+
+def logs_to_a_global_list(x):
+    SEEN.append(1)
+    return x * 2
+
+
+@pytest.mark.parametrize("fn", [counts_its_calls, logs_to_a_global_list])
+def test_a_global_changed_in_place_is_refused(fn):
+    """A module's global changed in place would change once, while tracing, instead of
+    on every call as eagerly (and the graph would keep the value it had then)."""
+    before = (list(CALLS), list(SEEN))
+    refuses(fn, 1.0, words=("global", "first call only"))
+    assert (CALLS, SEEN) == before  # (refused before the change)

@@ -88,3 +88,19 @@ def test_conditional_expression_conflict_names_no_internal_variable():
     message = str(info.value)
     assert "conditional expression" in message
     assert not INTERNAL.search(message), message
+
+
+def int_or_half(a):
+    if a > 0:
+        return a
+    return 0.5
+
+
+def test_return_types_that_differ_name_no_path_backwards():
+    """An early return puts the rest of the function in a branch conversion adds: the
+    message must not say the user's condition is true where it is false."""
+    with pytest.raises(LoopTypeError) as info:
+        ng.function(int_or_half, backend="interpret")(np.int64(1))
+    message = str(info.value)
+    assert "the return value has dtype float on one path and int64 on another" in message
+    assert "is true" not in message and not INTERNAL.search(message), message

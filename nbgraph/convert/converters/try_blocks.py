@@ -1,7 +1,9 @@
 """try: ... except: -> the try body runs inside ag__.try_block(line): graph operations
 there are reported, because their errors happen when the graph runs, after the except
-clause is gone. try: ... finally: -> the body runs inside ag__.finally_block(key): a raise
-there happens while tracing, so the finally clause is traced before the raise.
+clause is gone; each except clause starts with ag__.refusal_caught(), so that such a
+refusal (or any other of graph mode's) is not taken for an error the clause handles.
+try: ... finally: -> the body runs inside ag__.finally_block(key): a raise there happens
+while tracing, so the finally clause is traced before the raise.
 
 A raise in a graph branch or loop of such a body is staged instead: the graph raises it
 when it runs, and the finally clauses it leaves must run before.  Each such raise is
@@ -36,6 +38,8 @@ class TryConverter(Converter):
                 line=ast.Constant(value=node.lineno),
                 body=node.body,
             )
+            for handler in node.handlers:
+                handler.body = [*replace("ag__.refusal_caught()", handler), *handler.body]
         elif node.finalbody:
             key = ast.Constant(value=self.namer.new("finally"))
             exits = contains(node.finalbody, ast.Return, stop_at_loops=False) or contains(
