@@ -59,10 +59,18 @@ def _as_function_def(node: ast.FunctionDef | ast.Lambda) -> ast.FunctionDef:
 
 
 def _check_supported(fn: Callable, node: ast.FunctionDef) -> None:
-    for inner in walk_scope(node.body):
-        if isinstance(inner, (ast.Yield, ast.YieldFrom)):
+    """Refuse a generator: ``fn``, or a function defined in it (conversion would make it
+    a function that returns None)."""
+    defs = [d for d in ast.walk(node) if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    for scope in defs:
+        inner = next(
+            (n for n in walk_scope(scope.body) if isinstance(n, (ast.Yield, ast.YieldFrom))),
+            None,
+        )
+        if inner is not None:
+            name = fn.__name__ if scope is node else f"{scope.name} (defined in {fn.__name__})"
             raise ConversionError(
-                f"{fn.__name__} is a generator (it uses yield); graph mode cannot express "
+                f"{name} is a generator (it uses yield); graph mode cannot express "
                 "generators. Build a list or an array instead.",
                 Loc(
                     fn.__code__.co_filename,

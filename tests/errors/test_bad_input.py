@@ -114,11 +114,22 @@ def sums_a_generator(n):
     return sum(numbers(n))
 
 
+def sums_its_own_generator(n):
+    def squares(k):
+        for i in range(k):
+            yield i * i
+
+    return sum(squares(n))
+
+
 def test_recursion_and_generators_are_refused_at_their_line():
     with pytest.raises(ConversionError, match="recursive call to countdown"):
         ng.function(countdown)(3)
     with pytest.raises(ConversionError, match="numbers is a generator function"):
         ng.function(sums_a_generator)(3)
+    # defined inside the graph function: refused too (converted, it returned None)
+    with pytest.raises(ConversionError, match=r"squares \(defined in sums_its_own_generator\)"):
+        ng.function(sums_its_own_generator)(3)
 
 
 def test_a_function_without_source_is_refused_with_the_reason():
