@@ -96,12 +96,12 @@ class Nesting:
         for node in region.params:
             self.owners[node] = stack
         for node in region.nodes:
-            own = (*stack, *self._clusters_of(node, found[node], len(stack)))
+            own = (*stack, *self._clusters_of(node, found[node]))
             self.owners[node] = own
             for sub in node.regions():
                 self._walk(sub, (*own, node), found)
 
-    def _clusters_of(self, node: Node, entries: list[tuple], depth: int) -> Iterator[Group]:
+    def _clusters_of(self, node: Node, entries: list[tuple]) -> Iterator[Group]:
         """The groups of ``entries`` (see ``_Entries``): a loop's entry is the loop, the
         ranges its iteration is in, and the iteration."""
         calls = 0
