@@ -202,6 +202,8 @@ _SPECIAL: dict[Any, Callable] = {
 }
 _SPECIAL_WITH_GRAPH: dict[Any, Callable] = {
     builtins.str: statements.to_str,
+    builtins.repr: statements.to_repr,
+    builtins.format: statements.to_format,
     builtins.isinstance: _isinstance,
     builtins.type: _type_of,
     builtins.max: _extremum(builtins.max),

@@ -211,6 +211,20 @@ def to_str(value: Any) -> Any:
     return str(value)
 
 
+def to_repr(value: Any) -> Any:
+    """repr(value): of a graph value, eager's repr when the graph runs."""
+    if is_graph_value(value):
+        return Text(((value, "r", ""),))
+    return repr(value)
+
+
+def to_format(value: Any, spec: str = "") -> Any:
+    """format(value, spec)."""
+    if is_graph_value(value):
+        return Text(((value, None, spec),))
+    return format(value, spec)
+
+
 def list_append(target: Any, item: Any) -> Any:
     """target.append(item), returning target (converted code rebinds the name)."""
     _check_not_argument(target)

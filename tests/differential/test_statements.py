@@ -158,6 +158,27 @@ def test_print_fstring_formats(x):
     check(fstring_formats, x, 7)
 
 
+def repr_and_format(a, x):
+    print(repr(a), repr(x[0]), format(a, ">6"), format(x[0], ".3f"))
+    label = repr(a) + "|" + format(x.sum(), "")
+    print(label)
+    return a
+
+
+@pytest.mark.parametrize(
+    "a, x",
+    [
+        (np.int64(7), np.array([1.5, 2.0])),
+        (7, np.array([1.5])),
+        (np.float32(2.5), np.array([1.0], np.float32)),
+    ],
+    ids=case_id,
+)
+def test_repr_and_format_of_graph_values(a, x):
+    """repr() shows eager's repr (``np.int64(7)``), not the tracer's."""
+    check(repr_and_format, a, x)
+
+
 def warn_if_negative(x):
     if np.min(x) < 0:
         print("warning: negative values")
