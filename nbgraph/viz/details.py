@@ -18,7 +18,7 @@ from typing import Any
 from ..graph.ir import Graph, Node, Op
 from ..graph.printer import format_node, show_argument
 from ..graph.template import Hole, split
-from .dot import ViewFacts, fused_groups, has_box, region_names, type_label
+from .dot import ViewFacts, fused_groups, has_box, projected, region_names, type_label
 from .families import family, op_text
 from .sources import location_text, source_lines
 
@@ -59,7 +59,7 @@ class Details:
             if node in hidden:
                 entry["scaffolding"] = True  # (drawn only when asked for everything)
             if node.op is Op.PROJ:
-                entry["via"] = facts.ids[_projected(node)]
+                entry["via"] = facts.ids[projected(node)]
             if node in self.fused:
                 entry["fused"] = True
             value = self.values.get(node)
@@ -122,7 +122,7 @@ class Details:
             "clusters": [facts.ids[c] for c in nesting.owners[node]],
             "drawn": has_box(node, nesting),
             "scaffolding": node in facts.scaffolding.hidden,
-            "via": facts.ids[_projected(node)] if node.op is Op.PROJ else None,
+            "via": facts.ids[projected(node)] if node.op is Op.PROJ else None,
             "location": None
             if loc is None
             else {
@@ -143,13 +143,6 @@ class Details:
             "failed": graph.failed_node is node,
             "value": self.values[node].to_json() if node in self.values else None,
         }
-
-
-def _projected(node: Node) -> Node:
-    """The node a projection (of a projection ...) takes its value from."""
-    while node.op is Op.PROJ:
-        node = node.inputs[0]
-    return node
 
 
 def node_sources(graph: Graph) -> dict[str, dict[str, str]]:

@@ -451,8 +451,7 @@ class _Drawing:
         value = self.hidden.shown(value)
         if value is None or (self.hidden.hidden and isinstance(value.type, TokenType)):
             return None
-        while value.op is Op.PROJ:
-            value = value.inputs[0]
+        value = projected(value)
         if not self._drawn(value):
             return None
         shown = self.nesting.shown_as(value, self.unfolded)
@@ -471,6 +470,13 @@ class _Drawing:
         else:
             attrs = {}
         self.edges[(tail, head)] = attrs
+
+
+def projected(node: Node) -> Node:
+    """The node a projection (of a projection ...) takes its value from."""
+    while node.op is Op.PROJ:
+        node = node.inputs[0]
+    return node
 
 
 def fused_groups(graph: Graph) -> dict[Node, int]:

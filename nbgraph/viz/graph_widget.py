@@ -25,7 +25,6 @@ from IPython import get_ipython
 from ..explain import graph_facts
 from ..graph.ir import Graph, Node
 from ..graph.passes import PIPELINE
-from ..graph.printer import node_names
 from ..kernel import frontend
 from .details import Details, node_sources
 from .dot import NO_DOT, LayoutUnavailable, ViewFacts, has_dot, layout_svg, node_id, to_dot
@@ -121,7 +120,7 @@ class GraphWidget(anywidget.AnyWidget):
             has_values=graph.values is not None,
             has_fusion=bool(graph.fused),
             show_values=graph.values is not None,
-            explanation=explanation(graph),
+            explanation=explanation(graph, facts.ids),
             **kwargs,
         )
         self._layouts: dict[tuple, str] = {}
@@ -213,10 +212,9 @@ class GraphWidget(anywidget.AnyWidget):
         return data, metadata
 
 
-def explanation(graph: Graph) -> dict[str, Any]:
+def explanation(graph: Graph, ids: dict[Any, str]) -> dict[str, Any]:
     """The explain panel's content: the graph's trace and ``graph_facts``, each fact
-    with the drawing ids of the nodes it is about."""
-    ids = {node: node_id(name) for node, name in node_names(graph).items()}
+    with the drawing ids (``ids``, the view's) of the nodes it is about."""
     facts = [
         {"text": fact.text, "nodes": [ids[n] for n in fact.nodes if n in ids]}
         for fact in graph_facts(graph)
