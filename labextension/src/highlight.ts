@@ -6,7 +6,7 @@ import { Cell } from '@jupyterlab/cells';
 import { CodeMirrorEditor } from '@jupyterlab/codemirror';
 import { Notebook } from '@jupyterlab/notebook';
 
-import { HighlightKind } from './kinds';
+import { HighlightKind, revealsLine } from './kinds';
 import { clearLine, setLine } from './lines';
 import { isEnabled } from './settings';
 
@@ -22,10 +22,11 @@ function editorView(cell: Cell): CodeMirrorEditor['editor'] | null {
 }
 
 /**
- * Highlight a 1-based line of a cell as `kind` and bring it into view.
+ * Highlight a 1-based line of a cell as `kind`, bringing it into view when the
+ * kind reveals its line.
  *
- * A notebook may render cells lazily, so the cell is scrolled to first and
- * its editor awaited. Resolves to false when the cell has no such line, or
+ * A notebook may render cells lazily, so the cell is scrolled to first (when
+ * revealed) and its editor awaited. Resolves to false when the cell has no such line, or
  * when the user's settings turn this kind of highlight off.
  */
 export async function highlightLine(
@@ -42,10 +43,13 @@ export async function highlightLine(
   if (index < 0) {
     return false;
   }
-  await notebook.scrollToItem(index, 'auto').catch(() => undefined);
+  const reveal = revealsLine(kind);
+  if (reveal) {
+    await notebook.scrollToItem(index, 'auto').catch(() => undefined);
+  }
   await cell.ready;
   const view = editorView(cell);
-  return view !== null && setLine(view, kind, line);
+  return view !== null && setLine(view, kind, line, reveal);
 }
 
 /** Remove every highlight of this kind from the notebook's cells. */

@@ -13,6 +13,16 @@ export function isKind(value: unknown): value is HighlightKind {
   return (KINDS as readonly unknown[]).includes(value);
 }
 
+/**
+ * Whether highlighting a line of this kind scrolls the notebook to it. A node's
+ * line does not: the user is working in the graph view, whose panel quotes the
+ * line, and scrolling would move the drawing under the pointer between the two
+ * clicks of a double-click.
+ */
+export function revealsLine(kind: HighlightKind): boolean {
+  return kind !== 'node';
+}
+
 /** The CSS class a highlighted line of this kind carries. */
 export function kindClass(kind: HighlightKind): string {
   return `nbgraph-line-${kind}`;

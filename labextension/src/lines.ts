@@ -65,24 +65,25 @@ function ensureField(view: EditorView): void {
 
 /**
  * Highlight a 1-based line of the editor as `kind`, replacing that kind's
- * previous line, and scroll it into view. Returns false when the editor has no
- * such line.
+ * previous line, and scroll it into view when `reveal`. Returns false when the
+ * editor has no such line.
  */
 export function setLine(
   view: EditorView,
   kind: HighlightKind,
-  line: number
+  line: number,
+  reveal: boolean
 ): boolean {
   if (!Number.isInteger(line) || line < 1 || line > view.state.doc.lines) {
     return false;
   }
   ensureField(view);
   const from = view.state.doc.line(line).from;
+  const highlight = setHighlight.of({ kind, line });
   view.dispatch({
-    effects: [
-      setHighlight.of({ kind, line }),
-      EditorView.scrollIntoView(from, { y: 'nearest' })
-    ]
+    effects: reveal
+      ? [highlight, EditorView.scrollIntoView(from, { y: 'nearest' })]
+      : [highlight]
   });
   return true;
 }

@@ -8,8 +8,16 @@ graph as traced beside the graph as optimised."""
 
 import re
 
+import pytest
+
 DEFINE, VIEW, BROWSER_LAYOUT, NAN, HELPERS, EXITS, PASSES = range(1, 8)  # graph_widget.ipynb
 IF_LINE = 8  # `if n % 2 == 0:` in the DEFINE cell
+WHILE_LINE = 7  # `while n != 1:`
+
+
+def _centre(locator) -> tuple[float, float]:
+    box = locator.bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
 def test_graph_widget(page, open_notebook, screenshot):
@@ -23,6 +31,11 @@ def test_graph_widget(page, open_notebook, screenshot):
     folded = view.locator("g.node", has_text="▸ while")
     folded.wait_for()
     assert view.locator("g.cluster").count() == 0
+    where = _centre(folded)
+    folded.click()  # selected: its line is highlighted, and the drawing stays put
+    view.locator(".nbgraph-graph-panel h4", has_text="while").wait_for()
+    notebook.expect_highlights("node", [(DEFINE, WHILE_LINE)])
+    assert _centre(folded) == pytest.approx(where, abs=1)
     folded.dblclick()  # unfold it again
     loop_title.wait_for()
     assert folded.count() == 0
