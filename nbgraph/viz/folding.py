@@ -12,6 +12,7 @@ see.
 
 from __future__ import annotations
 
+import weakref
 from collections import Counter
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
@@ -30,27 +31,27 @@ LOOP_FANOUT = 10  # an unrolled loop's iterations fold into ranges of 10, 100, .
 WRAPPERS = ("range", "iteration")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Group:
     """The nodes one call of a user's helper made (``kind`` "call"), the backward half
     of a gradient ("grad"), a loop unrolled while tracing ("loop"), a range of its
     iterations ("range") or one iteration ("iteration"); ``first`` is its first node in
-    schedule order, ``calls`` how many calls deep it is.  Equal by ``key`` (what made
-    it, and the cluster it is in), so every ``Nesting`` of one graph has the same
-    groups."""
+    schedule order, ``calls`` how many calls deep it is.  One object per ``key`` (what
+    made it, and the cluster it is in) in the graph whose top region is ``body``, while
+    it is in use: every ``Nesting`` of one graph has the same groups, and a group
+    compares and hashes by identity (a graph of thousands of nodes hashes its groups
+    millions of times)."""
 
     key: tuple
-    kind: str = field(compare=False)
-    label: str = field(compare=False)
-    first: Node = field(compare=False)
-    calls: int = field(compare=False)
+    kind: str
+    label: str
+    first: Node
+    calls: int
+    body: Region = field(repr=False)  # (held: its id is in the group's entry below)
 
-    def __hash__(self) -> int:  # (kept: a key hashes its call sites, each time)
-        cached = self.__dict__.get("_hash")
-        if cached is None:
-            cached = hash(self.key)
-            object.__setattr__(self, "_hash", cached)
-        return cached
+
+# Every group in use, by its graph's top region (id) and key.
+_GROUPS: weakref.WeakValueDictionary[tuple, Group] = weakref.WeakValueDictionary()
 
 
 Cluster = Node | Group  # a cond/while node, or a group
@@ -124,12 +125,15 @@ class Nesting:
     def _group(self, key: tuple, kind: str, label: str, node: Node, calls: int) -> Group:
         group = self._groups.get(key)
         if group is None:
-            group = self._groups[key] = Group(key, kind, label, node, calls)
+            body = self.graph.body
+            group = _GROUPS.get((id(body), key))
+            if group is None:
+                group = _GROUPS[id(body), key] = Group(key, kind, label, node, calls, body)
+            self._groups[key] = group
         return group
 
     def _sizes(self) -> Counter[Cluster]:
-        """How many nodes each cluster holds (counted over the distinct stacks: a
-        group's hash is its key's, which is slow to compute)."""
+        """How many nodes each cluster holds (counted over the distinct stacks)."""
         sizes: Counter[Cluster] = Counter()
         for stack, count in Counter(self.owners.values()).items():
             for cluster in stack:

@@ -113,3 +113,17 @@ def test_an_iteration_that_is_one_call_is_no_cluster_of_its_own():
     assert [nesting.above[c][-1].label for c in calls] == ["iterations 1-10"] * 10 + [
         "iterations 11-12"
     ] * 2
+
+
+def test_each_graph_of_a_function_has_its_own_groups():
+    function = ng.function(smooth, static_argnames=("times",))
+    short, long = function.graph(X, 3), function.graph(X, 12)
+    first, second = Nesting(short), Nesting(long)  # both in use at once
+    assert [g.label for g in first.groups if g.kind == "loop"] == [
+        f"unrolled loop · line {line_of(smooth, 'for _')} · 3 iterations"
+    ]
+    assert [g.label for g in second.groups if g.kind == "loop"] == [
+        f"unrolled loop · line {line_of(smooth, 'for _')} · 12 iterations"
+    ]
+    assert {g.first for g in first.groups} <= set(short.all_nodes())
+    assert Nesting(short).groups == first.groups
