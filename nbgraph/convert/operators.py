@@ -24,7 +24,13 @@ from ..staging.statements import (
     setitem,
 )
 from ..staging.traced import is_graph_value
-from ..staging.tracing import finally_block, refusal_caught, stages_raise, try_block
+from ..staging.tracing import (
+    finally_block,
+    managed,
+    refusal_caught,
+    stages_raise,
+    try_block,
+)
 from ..staging.undefined import Undefined, UndefinedReturn, check_defined, deleted
 from .calls import converted_call
 from .conversion import use_runtime
@@ -73,6 +79,7 @@ __all__ = [
     "if_stmt",
     "list_append",
     "list_comp",
+    "managed",
     "not_",
     "or_",
     "outer_mutation",

@@ -66,7 +66,9 @@ class _FinallyTry:
 class _State(threading.local):
     def __init__(self) -> None:
         self.builder: RegionBuilder | None = None
-        self.try_lines: list[int] = []  # lines of the try statements being traced
+        # the try statements (with except clauses) and the with statements of managers
+        # that may swallow an exception being traced: how the refusal names each
+        self.try_lines: list[str] = []
         self.try_regions: list[RegionBuilder | None] = []  # the region each try is in
         # each try statement with a finally clause whose body is being traced
         self.finally_blocks: list[_FinallyTry] = []
@@ -156,10 +158,10 @@ def add_node(op: Op, inputs: tuple[Node, ...], arg: Any, type: GraphType) -> Nod
     loc = _state.location or user_location()
     if _state.try_lines and op is not Op.CONST:
         raise StagingError(
-            f"a graph operation inside the try block at line {_state.try_lines[-1]}: its "
-            "errors happen when the graph runs, after the except clause is gone. Move it "
-            "out of the try, check the condition explicitly (if ...: raise ...), or call the "
-            "function's .eager(...) to run it as plain Python",
+            f"a graph operation inside {_state.try_lines[-1]}: its errors happen when the "
+            "graph runs, after that block is gone. Move it out of the block, check the "
+            "condition explicitly (if ...: raise ...), or call the function's .eager(...) "
+            "to run it as plain Python",
             loc,
         )
     for node in inputs:
@@ -171,14 +173,68 @@ def add_node(op: Op, inputs: tuple[Node, ...], arg: Any, type: GraphType) -> Nod
 
 @contextlib.contextmanager
 def try_block(line: int) -> Iterator[None]:
-    """Trace the body of a try statement (graph operations are refused there)."""
-    _state.try_lines.append(line)
+    """Trace the body of a try statement with except clauses (graph operations are
+    refused there)."""
+    with _catching(f"the try block at line {line}, whose except clauses would catch them"):
+        yield
+
+
+@contextlib.contextmanager
+def _catching(where: str) -> Iterator[None]:
+    """Trace a block whose exceptions are caught (``where`` names it): exceptions of
+    graph operations happen when the graph runs, so graph operations are refused."""
+    _state.try_lines.append(where)
     _state.try_regions.append(_state.builder)
     try:
         yield
     finally:
         _state.try_lines.pop()
         _state.try_regions.pop()
+
+
+# Context managers that may swallow an exception of their with block.
+_SWALLOWING = (contextlib.suppress,)
+
+
+class _Managed:
+    """The context manager of a user's with statement, entered while tracing.  One that
+    may swallow an exception (``contextlib.suppress``) is traced like a try statement
+    with except clauses; and no manager swallows a refusal of graph mode, which would
+    make the graph silently skip the rest of the block."""
+
+    def __init__(self, manager: Any, line: int) -> None:
+        kind = type(manager)
+        if not (hasattr(kind, "__enter__") and hasattr(kind, "__exit__")):
+            raise TypeError(
+                f"{kind.__name__!r} object does not support the context manager protocol"
+            )
+        self.manager = manager
+        self.catching = (
+            _catching(f"the with block at line {line}, whose {_name(kind)} would swallow them")
+            if isinstance(manager, _SWALLOWING)
+            else contextlib.nullcontext()
+        )
+
+    def __enter__(self) -> Any:
+        entered = type(self.manager).__enter__(self.manager)
+        self.catching.__enter__()
+        return entered
+
+    def __exit__(self, kind: Any, error: Any, tb: Any) -> bool:
+        self.catching.__exit__(None, None, None)
+        if isinstance(error, GraphModeError):
+            type(self.manager).__exit__(self.manager, None, None, None)
+            return False
+        return bool(type(self.manager).__exit__(self.manager, kind, error, tb))
+
+
+def _name(kind: type) -> str:
+    return f"{kind.__module__}.{kind.__qualname__}"
+
+
+def managed(manager: Any, line: int) -> _Managed:
+    """``manager`` of the with statement at ``line``, as graph mode enters it."""
+    return _Managed(manager, line)
 
 
 def refusal_caught() -> None:
