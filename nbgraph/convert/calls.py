@@ -200,7 +200,23 @@ _SPECIAL: dict[Any, Callable] = {
     builtins.enumerate: iteration.make_enumerate,
     builtins.zip: iteration.make_zip,
 }
+
+
+def _any_or_all(fn: Callable, reduce: Callable) -> Callable:
+    """any/all of a 1-d graph array: over the truth of its elements, a Python bool (of
+    other values, as Python's: iterating a graph value is refused)."""
+
+    def stage(*args: Any) -> Any:
+        if len(args) == 1 and is_graph_value(args[0]) and args[0].type.ndim == 1:
+            return call(bool, call(reduce, args[0]))
+        return call(fn, *args)
+
+    return stage
+
+
 _SPECIAL_WITH_GRAPH: dict[Any, Callable] = {
+    builtins.any: _any_or_all(builtins.any, np.any),
+    builtins.all: _any_or_all(builtins.all, np.all),
     builtins.str: statements.to_str,
     builtins.repr: statements.to_repr,
     builtins.format: statements.to_format,

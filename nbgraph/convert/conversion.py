@@ -33,6 +33,7 @@ from .converters.raises import RaiseConverter
 from .converters.returns import ReturnConverter
 from .converters.subscripts import SubscriptConverter
 from .converters.try_blocks import TryConverter
+from .converters.while_tests import WhileTestConverter
 from .converters.with_blocks import WithConverter
 from .parsing import parse_function
 
@@ -96,6 +97,7 @@ def convert_ast(fn: Callable) -> tuple[ast.FunctionDef, Namer]:
     ]
     namer = Namer(all_names(node) | {"ag__", FACTORY, CONVERTED})
     pipeline = [
+        WhileTestConverter(namer),
         WithConverter(namer),
         ListConverter(namer),
         SubscriptConverter(namer),

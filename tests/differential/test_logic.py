@@ -207,3 +207,24 @@ def clamp_with_logic(x, lo, hi):
 )
 def test_or_then_ternary(x, lo, hi):
     check(clamp_with_logic, x, lo, hi)
+
+
+# any() and all() of a 1-d array: over the truth of its elements, a Python bool.
+def any_and_all(x, n):
+    return any(x > n), all(x < n), any(x), all(x * 0), any(x[:0]), all(x[:0])
+
+
+def any_in_a_condition(x, n):
+    if any(x > n) and not all(x > n):
+        return 1
+    return 0
+
+
+def any_of_rows(x, n):
+    return any(np.outer(x, x) > n)  # eagerly: a row's truth value is ambiguous
+
+
+@pytest.mark.parametrize("fn", [any_and_all, any_in_a_condition, any_of_rows])
+@pytest.mark.parametrize("n", [-5.0, 0.0, 1.0, 5.0])
+def test_builtin_any_and_all_of_arrays(fn, n):
+    check(fn, np.array([0.5, 1.25, -0.75, 0.0]), n)

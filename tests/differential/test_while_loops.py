@@ -242,3 +242,51 @@ def running_max_until_drop(x):
 )
 def test_while_compound_condition(x):
     check(running_max_until_drop, x)
+
+
+# A test that assigns a name (:=): the body and the code after the loop see it.
+def walrus_in_test(x, n):
+    s = 0.0
+    i = 0
+    while (v := x[i % 3] * i) < n:
+        s += v
+        i += 1
+    return s, v, i
+
+
+def walrus_in_test_with_else(x, n):
+    s = 0.0
+    i = 0
+    while (v := x[i % 3] * i) < n:
+        s += v
+        i += 1
+        if s > 4:
+            break
+    else:
+        s = -s
+    return s, v
+
+
+def walrus_else_continues_the_outer_loop(x, n):
+    found = 0
+    for k in range(3):
+        i = 0
+        while (j := i * (k + 1)) < n:
+            i += 1
+        else:
+            if k == 2:
+                break
+            continue
+        found = 100  # never reached: the else clause continues or breaks
+    return found, j
+
+
+X3 = np.array([0.5, 1.25, -0.75])
+
+
+@pytest.mark.parametrize(
+    "fn", [walrus_in_test, walrus_in_test_with_else, walrus_else_continues_the_outer_loop]
+)
+@pytest.mark.parametrize("n", [0, 3, 30])
+def test_assignment_in_the_test(fn, n):
+    check(fn, X3, n)
