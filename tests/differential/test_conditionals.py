@@ -328,3 +328,29 @@ def test_variable_of_another_rank_or_keys_on_one_path_that_is_never_used(fn, arg
     """A variable whose two paths' values cannot be one graph value is no concern where
     nothing uses it after the if (both paths returned, or it is assigned again)."""
     check(fn, *args)
+
+
+# An operation that may fail, in a graph branch whose values nothing uses: it still
+# raises (as eagerly) when the branch runs, in a loop too.
+def unused_branch_value(x, n):
+    s = 0.0
+    if n > 0:
+        s = np.abs(x[-1])
+    s = 1.0
+    return s
+
+
+def unused_branch_value_in_a_loop(x, n):
+    i = 0
+    while i < n:
+        if i > 1:
+            top = np.max(x)  # noqa: F841 (what is tested)
+        i += 1
+    return i
+
+
+@pytest.mark.parametrize("fn", [unused_branch_value, unused_branch_value_in_a_loop])
+@pytest.mark.parametrize("x", [np.array([]), np.array([2.0, -1.0])], ids=["empty", "two"])
+@pytest.mark.parametrize("n", [0, 3])
+def test_unused_branch_values_still_raise(fn, x, n):
+    check(fn, x, n)

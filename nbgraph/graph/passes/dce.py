@@ -139,7 +139,7 @@ def _needed(region: Region, results: list[Node]) -> set[Node]:
     """The nodes (params included) that ``results`` and the region's effects need."""
     live: set[Node] = set(results)
     for node in reversed(region.nodes):
-        if node in live or _observable(node):
+        if node in live or may_raise(node):
             live.update(node.inputs)
             for sub in node.regions():
                 live |= _used_inside(sub)
@@ -186,7 +186,7 @@ def _sweep(region: Region) -> None:
     live: set[Node] = set(region.results)
     kept: list[Node] = []
     for node in reversed(region.nodes):
-        if node in live or _observable(node):
+        if node in live or may_raise(node):
             if node.op is Op.WHILE:
                 _prune_loop(node, live)
             kept.append(node)
