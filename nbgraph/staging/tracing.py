@@ -68,7 +68,7 @@ class _State(threading.local):
         self.builder: RegionBuilder | None = None
         # the try statements (with except clauses) and the with statements of managers
         # that may swallow an exception being traced: how the refusal names each
-        self.try_lines: list[str] = []
+        self.catching_blocks: list[str] = []
         self.try_regions: list[RegionBuilder | None] = []  # the region each try is in
         # each try statement with a finally clause whose body is being traced
         self.finally_blocks: list[_FinallyTry] = []
@@ -156,9 +156,9 @@ def add_node(op: Op, inputs: tuple[Node, ...], arg: Any, type: GraphType) -> Nod
     """Append a node to the current region after checking its inputs are in scope."""
     builder = current()
     loc = _state.location or user_location()
-    if _state.try_lines and op is not Op.CONST:
+    if _state.catching_blocks and op is not Op.CONST:
         raise StagingError(
-            f"a graph operation inside {_state.try_lines[-1]}: its errors happen when the "
+            f"a graph operation inside {_state.catching_blocks[-1]}: its errors happen when the "
             "graph runs, after that block is gone. Move it out of the block, check the "
             "condition explicitly (if ...: raise ...), or call the function's .eager(...) "
             "to run it as plain Python",
@@ -183,12 +183,12 @@ def try_block(line: int) -> Iterator[None]:
 def _catching(where: str) -> Iterator[None]:
     """Trace a block whose exceptions are caught (``where`` names it): exceptions of
     graph operations happen when the graph runs, so graph operations are refused."""
-    _state.try_lines.append(where)
+    _state.catching_blocks.append(where)
     _state.try_regions.append(_state.builder)
     try:
         yield
     finally:
-        _state.try_lines.pop()
+        _state.catching_blocks.pop()
         _state.try_regions.pop()
 
 
