@@ -13,6 +13,13 @@ import nbgraph as ng
 from nbgraph.backend.numba_cpu import float32_powers as float32_power
 from nbgraph.backend.numba_cpu import staged as staged_kernels
 
+
+@pytest.fixture(autouse=True)
+def compiled_from_the_first_call(monkeypatch):
+    """Every call runs the compiled kernels (not the interpreter while they compile)."""
+    monkeypatch.setattr(ng.config, "background_compile", False)
+
+
 SPECIAL = [np.nan, -np.inf, np.inf, -0.0, 0.0, -1.0, 1.0, 0.5, -2.5, 3.0]
 
 
@@ -104,6 +111,40 @@ def test_float32_cubes_and_fourth_powers_are_numpys_over_every_magnitude():
         for i in (0, 1, len(x) - 1, -4, -7):
             for e, r in zip(float32_powers(x, i), g(x, i)):
                 same_bits(np.asarray(e), np.asarray(r))
+
+
+def near_rounding_boundaries(k: int, count: int) -> np.ndarray:
+    """float32 bases of both signs whose ``k``-th power lies within 2**-32 to 2**-30
+    (relative) of a float32 rounding boundary, from the smallest normal power to
+    overflow: where powers computed in different ways (NumPy's loops for each sign on
+    each machine, a float64 product) are most likely to round apart."""
+    rng = np.random.default_rng(k)
+    magnitudes = np.exp(rng.uniform(-87.0 / k, 88.0 / k, count)).astype(np.float32)
+    x = np.concatenate([magnitudes, -magnitudes])
+    wide = x.astype(np.float64) ** k
+    near = wide.astype(np.float32)
+    gap = np.abs(np.nextafter(near, np.float32(np.inf)).astype(np.float64) - near)
+    boundary = near + np.where(wide >= near, gap, -gap) / 2  # midpoint on wide's side
+    distance = np.abs(wide - boundary) / np.abs(wide)
+    finite = np.abs(wide) < np.finfo(np.float32).max
+    return x[(distance > 2.0**-32) & (distance < 2.0**-30) & finite]
+
+
+@pytest.mark.parametrize("k", [3, 4])
+def test_float32_powers_next_to_rounding_boundaries_are_numpys(k):
+    """Where the float64 value of ``x ** k`` is close to a float32 rounding boundary,
+    NumPy's own ``power`` may round either way (it is not correctly rounded): graph mode
+    keeps its bits there too, in a fused loop and of a scalar."""
+    x = near_rounding_boundaries(k, 1 << 23)
+    assert x.size > 200_000
+
+    def powers(x):
+        return -(x**k), x[3] ** k  # negation is exact: the power's bits show
+
+    g = ng.function(powers)
+    with np.errstate(all="ignore"):
+        for e, r in zip(powers(x), g(x)):
+            same_bits(np.asarray(e), np.asarray(r))
 
 
 def test_float32_small_powers_take_the_fastest_route_that_matches_numpy():

@@ -4,11 +4,13 @@ bits of NumPy's ``power``.
 NumPy raises float32 values to a power with the C library's ``powf``, about 20 ns an
 element; ``y * y * y`` takes one but differs from it in the last bit for some inputs.
 Here the power is computed in float64, where ``y * y`` is exact and only the last
-product rounds, and that value is rounded to float32.  Rounding gives ``powf``'s result
-wherever the float64 value is a normal float32 (or zero, or infinite) and lies further
-than 2**-31 of itself from a point where the float32 rounding changes: ``powf``'s own
-error is smaller than that (checked over every float32 input for both exponents).  The
-rest, about one input in 140, goes to NumPy's loop.
+product rounds, and that value is rounded to float32.  Rounding gives NumPy's result
+wherever the float64 value is zero, infinite, or at least 2**-124 and further than
+2**-30 of itself from a point where the float32 rounding changes: NumPy's own error is
+smaller than that, checked over every float32 input for both exponents against
+``powf`` and against NumPy's AVX-512 loop for negative bases (whose largest error there,
+2**-30.4 of the value, was the bound; a single input, whose power is near 2**-126,
+lay further).  The rest, about one input in 45, goes to NumPy's loop.
 
 Which loop NumPy runs depends on the machine (another C library, NumPy's AVX-512
 loops), so ``matching_signs`` checks these functions against ``np.power`` on sample
@@ -16,9 +18,9 @@ inputs of each sign first.  Where both signs match, a power is one more step of 
 fused loop (``power_3``); where one does, blocks of elements (``power_into``) send the
 bases of the other sign through NumPy's loop in one call: with AVX-512, NumPy's loop is
 SIMD code (about 1 ns an element) for positive bases, whose last bits differ from
-``powf``'s, and calls out to a slow exact path (about 90 ns) for negative ones, which
-the float64 route matches.  Where neither matches, graph mode keeps NumPy's loop for
-every element.
+``powf``'s, and calls out to a slow path (about 90 ns) for negative ones, which the
+float64 route matches away from rounding boundaries.  Where neither matches, graph mode
+keeps NumPy's loop for every element.
 """
 
 from __future__ import annotations
@@ -33,8 +35,8 @@ from ...graph.ir import Node
 from . import numpy_loops
 
 EXPONENTS = (3, 4)
-_MARGIN = 2.0**-31  # relative distance from a rounding boundary that powf's error stays within
-_TINY = float(np.finfo(np.float32).tiny)  # below it float32 results lose precision
+_MARGIN = 2.0**-30  # relative distance from a rounding boundary NumPy's error stays within
+_SMALLEST = 2.0**-124  # below it NumPy's loops round otherwise (near float32's subnormals)
 
 
 @njit(cache=True, error_model="numpy")
@@ -47,7 +49,7 @@ def _wide(x, exponent):
 
 @njit(cache=True, error_model="numpy")
 def _sure(wide):
-    """Whether ``wide`` rounded to float32 is ``powf``'s result (without branches, so
+    """Whether ``wide`` rounded to float32 is NumPy's result (without branches, so
     that loops calling it vectorize)."""
     near = np.float32(wide)
     size = abs(wide)
@@ -55,7 +57,7 @@ def _sure(wide):
         (size == 0.0)
         | (size == np.inf)
         | (
-            (size >= _TINY)
+            (size >= _SMALLEST)
             & (np.float32(wide * (1.0 + _MARGIN)) == near)
             & (np.float32(wide * (1.0 - _MARGIN)) == near)
         )
