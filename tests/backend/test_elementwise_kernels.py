@@ -13,13 +13,6 @@ import nbgraph as ng
 from nbgraph.backend.numba_cpu import float32_powers as float32_power
 from nbgraph.backend.numba_cpu import staged as staged_kernels
 
-
-@pytest.fixture(autouse=True)
-def compiled_from_the_first_call(monkeypatch):
-    """Every call runs the compiled kernels (not the interpreter while they compile)."""
-    monkeypatch.setattr(ng.config, "background_compile", False)
-
-
 SPECIAL = [np.nan, -np.inf, np.inf, -0.0, 0.0, -1.0, 1.0, 0.5, -2.5, 3.0]
 
 
