@@ -116,3 +116,60 @@ def test_a_very_long_loop_stores_no_scalars():
     g = ng.function(stepped, backend="cpu")
     for n in (10, element_loops.MAX_STORED + 3):
         same_bits(stepped(X[:4], n), g(X[:4], n))
+
+
+def horner_from(x, coeffs):
+    """The loop starts from an array it also reads in every iteration."""
+    start = x + 1.0
+    out = start
+    for c in coeffs:
+        out = out * start + c
+    return out
+
+
+def horner_keeping_the_start(x, coeffs):
+    """The array the loop starts from is returned too."""
+    start = np.zeros_like(x) + 0.5
+    out = start
+    for c in coeffs:
+        out = out * x + c
+    return out, start
+
+
+def starts_in_place(g: ng.GraphFunction) -> bool:
+    """Whether the block path computes its only state in the array it starts from."""
+    return "o0 = c0\n" in source_of(g)
+
+
+def test_a_fresh_array_the_loop_starts_from_takes_its_values():
+    """``out = np.zeros_like(x)`` used only to start the loop: the block path writes
+    into it instead of a second new array."""
+    g = ng.function(horner, backend="cpu")
+    coeffs = RNG.standard_normal(4)
+    same_bits(horner(X, coeffs), g(X, coeffs))
+    assert starts_in_place(g)
+
+
+@pytest.mark.parametrize(
+    "fn, args",
+    [
+        (horner_from, (X, np.ones(3))),
+        (horner_keeping_the_start, (X, np.ones(3))),
+        (logistic, (np.abs(X) % 1.0, 3.7, 5)),
+    ],
+    ids=["read-in-the-loop", "returned", "argument"],
+)
+def test_an_array_still_needed_is_not_overwritten(fn, args):
+    """An array read inside the loop, used after it, or the caller's keeps its values:
+    the loop computes into a new one, and the arguments are left alone."""
+    g = ng.function(fn, backend="cpu")
+    before = [np.copy(a) for a in args]
+    expected, got = fn(*args), g(*args)
+    for e, r in zip(
+        expected if isinstance(expected, tuple) else (expected,),
+        got if isinstance(got, tuple) else (got,),
+    ):
+        same_bits(e, r)
+    for a, b in zip(args, before):
+        same_bits(np.asarray(b), np.asarray(a))
+    assert not starts_in_place(g)

@@ -44,8 +44,10 @@ Roots = frozenset  # the buffers an owned value may be (allocations, params)
 
 class Ownership:
     """In-place decisions for one graph: ``in_place`` holds the update nodes allowed,
-    ``copy_on_entry`` the loop states copied once before their loop, ``copies`` the
-    updates and loop entries that copy a whole array inside a loop (and why)."""
+    ``copy_on_entry`` the loop states copied once before their loop, ``handed_over`` the
+    loop states whose initial value is a fresh array nothing else uses (the loop may
+    write its first iteration's values into it), ``copies`` the updates and loop entries
+    that copy a whole array inside a loop (and why)."""
 
     def __init__(self, graph: Graph, element_views: bool = False) -> None:
         """``element_views``: the backend's element reads (``x[i]`` giving a scalar) are
@@ -54,12 +56,14 @@ class Ownership:
         self.element_views = element_views
         self.in_place: set[Node] = set()
         self.copy_on_entry: set[tuple[Node, int]] = set()  # (while node, state index)
+        self.handed_over: set[tuple[Node, int]] = set()  # (while node, state index)
         self.copies: dict[Node, str] = {}
         self._roots: dict[Node, Roots] = {}
         self._projs: dict[tuple[Node, int], Roots] = {}  # owned cond/while results
         self._written: set[Node] = set()  # roots some in-place update writes into
         self._depth = 0  # loops around the region being analysed
         written = [graph.body.params[k] for k in graph.writes]
+        self._arguments = Roots(written)
         for param in written:
             self._roots[param] = Roots({param})
         self._region(graph.body, set(written), Roots())
@@ -136,6 +140,7 @@ class Ownership:
                 set(self._written),
                 dict(self.copies),
                 set(self.copy_on_entry),
+                set(self.handed_over),
             )
             for k, param in enumerate(body.params):
                 self._roots[param] = (
@@ -152,7 +157,13 @@ class Ownership:
             }
             if not bad:
                 break
-            self.in_place, self._written, self.copies, self.copy_on_entry = saved
+            (
+                self.in_place,
+                self._written,
+                self.copies,
+                self.copy_on_entry,
+                self.handed_over,
+            ) = saved
             owned -= bad
         self._depth -= 1
         for k, param in enumerate(body.params):
@@ -167,6 +178,13 @@ class Ownership:
                     self._projs[node, k] = Roots({param})
             elif handed[k] and param in owned:
                 self._projs[node, k] = self._roots[param]
+            value = node.inputs[k]
+            if (
+                handed[k]
+                and node.inputs.count(value) == 1
+                and not self._roots.get(value, Roots({value})) & self._arguments
+            ):
+                self.handed_over.add((node, k))
 
 
 def _reason(node: Node, target: Node, fresh: set[Node], mine: set[Node]) -> str:

@@ -166,10 +166,12 @@ def _nodes_of(region: Region) -> set[Node]:
     return found
 
 
-def kernel(loop: ElementLoop, lowering: Lowering, number: int) -> Lines:
+def kernel(loop: ElementLoop, lowering: Lowering, number: int, handed_over: set[int]) -> Lines:
     """The kernel's source, named ``KERNEL``: parameters ``trip`` (iterations, at least
     one), one array per scalar read per iteration, the states' initial arrays, then the
-    values from outside; returns the states' final arrays as a tuple."""
+    values from outside; returns the states' final arrays as a tuple.  The states in
+    ``handed_over`` (indices into the node's states) are computed in their initial array,
+    a fresh one nothing else reads (``Ownership.handed_over``); the rest in new ones."""
     body = loop.node.arg[1]
     states = [f"c{j}" for j in range(len(loop.states))]
     steps = [f"q{j}" for j in range(len(loop.per_iteration))]
@@ -177,14 +179,19 @@ def kernel(loop: ElementLoop, lowering: Lowering, number: int) -> Lines:
     lines = [HEADER, f"def KERNEL(trip, {', '.join(steps + states + outside)}):"]
     setup: Lines = ["n = c0.size"]
     names: dict[Node, str] = {}
+    copy_in: Lines = []
     for j, k in enumerate(loop.states):
+        names[body.params[k]] = f"b{j}[i]"
+        if k in handed_over and loop.node.inputs[k] not in loop.outside:
+            setup += [f"o{j} = c{j}", f"r{j} = o{j}.reshape(n)"]
+            continue
         dtype = loop.node.type.items[k].dtype
         setup += [
             f"o{j} = helpers.advise_huge(np.empty(c0.shape, {lowering.literal(dtype)}))",
             f"r{j} = o{j}.reshape(n)",
             f"f{j} = pairwise.flat(c{j})",
         ]
-        names[body.params[k]] = f"b{j}[i]"
+        copy_in.append(f"r{j}[start:stop] = f{j}[start:stop]")
     blocks: Lines = [f"b{j} = r{j}[start:stop]" for j in range(len(loop.states))]
     for j, value in enumerate(loop.outside):
         if value.type.ndim:
@@ -201,7 +208,6 @@ def kernel(loop: ElementLoop, lowering: Lowering, number: int) -> Lines:
         element.append(f"e{n} = {expr}")
         names[member] = f"e{n}"
     stores = [f"b{j}[i] = {names[body.results[k]]}" for j, k in enumerate(loop.states)]
-    copy_in = [f"r{j}[start:stop] = f{j}[start:stop]" for j in range(len(loop.states))]
     lines += indent(
         [
             *setup,

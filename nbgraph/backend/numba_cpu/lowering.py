@@ -443,7 +443,9 @@ class Lowering:
             self._assign([counter], [step], indent + 2)
         else:
             self.emit(f"{counter} = {counter} + {trip}", indent + 1)
-        kernel = self.kernels.add_lines("loop", element_loops.kernel(loop, self, len(self.loops)))
+        handed_over = {k for k in loop.states if (node, k) in self.ownership.handed_over}
+        source = element_loops.kernel(loop, self, len(self.loops), handed_over)
+        kernel = self.kernels.add_lines("loop", source)
         states = [names[k] for k in loop.states]
         args = [trip, *steps, *states, *(self.names[v] for v in loop.outside)]
         self.emit(f"{', '.join(states)}, = {kernel}({', '.join(args)})", indent + 1, node)
