@@ -171,7 +171,7 @@ def kernel(loop: ElementLoop, lowering: Lowering, number: int, handed_over: set[
     one), one array per scalar read per iteration, the states' initial arrays, then the
     values from outside; returns the states' final arrays as a tuple.  The states in
     ``handed_over`` (indices into the node's states) are computed in their initial array,
-    a fresh one nothing else reads (``Ownership.handed_over``); the rest in new ones."""
+    which nothing else reads; the rest in new ones."""
     body = loop.node.arg[1]
     states = [f"c{j}" for j in range(len(loop.states))]
     steps = [f"q{j}" for j in range(len(loop.per_iteration))]
@@ -182,7 +182,7 @@ def kernel(loop: ElementLoop, lowering: Lowering, number: int, handed_over: set[
     copy_in: Lines = []
     for j, k in enumerate(loop.states):
         names[body.params[k]] = f"b{j}[i]"
-        if k in handed_over and loop.node.inputs[k] not in loop.outside:
+        if k in handed_over:
             setup += [f"o{j} = c{j}", f"r{j} = o{j}.reshape(n)"]
             continue
         dtype = loop.node.type.items[k].dtype

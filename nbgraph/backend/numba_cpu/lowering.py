@@ -443,7 +443,13 @@ class Lowering:
             self._assign([counter], [step], indent + 2)
         else:
             self.emit(f"{counter} = {counter} + {trip}", indent + 1)
-        handed_over = {k for k in loop.states if (node, k) in self.ownership.handed_over}
+        # A state starts in its initial array where ownership hands that over and the
+        # loop's elements do not also read it from outside.
+        handed_over = {
+            k
+            for k in loop.states
+            if (node, k) in self.ownership.handed_over and node.inputs[k] not in loop.outside
+        }
         source = element_loops.kernel(loop, self, len(self.loops), handed_over)
         kernel = self.kernels.add_lines("loop", source)
         states = [names[k] for k in loop.states]
