@@ -87,7 +87,9 @@ SPEED_TARGETS: dict[str, tuple[str, str, str, float]] = {
     "overhead_scalar": ("graph call <= 2 us", "graph_median_s", "<=", 2e-6),
     "overhead_array1": ("graph call <= 2 us", "graph_median_s", "<=", 2e-6),
 }
-FIRST_CALL_TARGET = ("graph first call <= 1.5x njit compile", "first_call_graph_vs_njit", "<=", 1.5)
+FIRST_CALL_TARGET = ("graph first call <= 1.0x njit compile", "first_call_graph_vs_njit", "<=", 1.0)
+# Fresh processes that load from the populated cache; the fastest first call counts.
+CACHED_RUNS = 3
 CACHED_LOAD_TARGET = ("cached load < 50 ms", "cached_load_s", "<", 0.05)
 
 
@@ -155,13 +157,21 @@ def one_off(child: dict[str, Any], steady_fallback: float | None) -> float | Non
     return max(first - steady, 0.0) if steady is not None else first
 
 
+def _fastest(children: list[dict[str, Any]]) -> dict[str, Any]:
+    """The child whose first call took least (noise, such as the kernel compacting memory
+    for the first huge pages a process touches, only ever adds time); an error if every
+    child failed."""
+    timed = [c for c in children if "first_call_s" in c]
+    return min(timed, key=lambda c: c["first_call_s"]) if timed else children[0]
+
+
 def first_calls(spec: Row, cache: Path, scratch: Path, with_jax: bool) -> dict[str, Any]:
     """Graph (empty cache, then the populated one), njit and jax first calls."""
     t0 = time.perf_counter()
     found = {"graph": run_child("graph", spec.name, cache)}
     before = cache_snapshot(cache)
     found["cached"] = (
-        run_child("graph", spec.name, cache)
+        _fastest([run_child("graph", spec.name, cache) for _ in range(CACHED_RUNS)])
         if "first_call_s" in found["graph"]
         else {"error": "skipped: the uncached first call did not finish"}
     )

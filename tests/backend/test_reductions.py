@@ -357,6 +357,91 @@ def test_pairwise_leaf_adds_its_eight_accumulators_as_one_vector():
     assert leaf(ints, 0, 100, 0) == ints.sum()
 
 
+def sums_between(p, q):
+    d = p[:, None, :] - q[None, :, :]
+    return (
+        np.sum(np.abs(p[:, None, :] - q[None, :, :]), axis=-1),
+        np.sqrt(np.sum(d * d, axis=-1)),
+        np.mean(d * 2.0, axis=2, keepdims=True),
+        np.var(p[:, None, :] + q[None, :, :], axis=-1),
+        np.std(q[None, :, :] * p[:, None, :], axis=-1, ddof=1),
+    )
+
+
+def extremes_between(p, q):
+    d = p[:, None, :] - q[None, :, :]
+    return np.max(np.abs(d - 1.0), axis=-1), np.min(p[:, None, :] * q, axis=-1)
+
+
+ROWS_AND_TYPES = [(0, np.float64), (3, np.float64), (7, np.int64), (8, np.float32)]
+
+
+@pytest.mark.parametrize(
+    ("dims", "dtype"), [*ROWS_AND_TYPES, (16, np.float64), (129, np.float32), (4097, np.float64)]
+)
+def test_reductions_of_broadcast_expressions_beyond_2d_match_numpy_bits(dims, dtype):
+    """The last axis of an expression of broadcast views (pairwise distances), each row
+    computed in place from the views' memory: no 3-d temporary, NumPy's bits; rows over
+    4096 long, empty ones and strided operands through the stored temporary, as
+    before."""
+    p, q = values((6, dims), dtype, seed=dims), values((5, dims), dtype, seed=dims + 1)
+    same_bits(*run_both(sums_between, p, q))
+    if not dims:  # NumPy's error for the extremes of nothing
+        for fn in (extremes_between, ng.function(extremes_between)):
+            with pytest.raises(ValueError, match="zero-size array"):
+                fn(p, q)
+        return
+    same_bits(*run_both(extremes_between, p, q))
+    same_bits(*run_both(sums_between, p[::2], q[:, ::-1]))
+
+
+def test_a_reduction_of_broadcast_views_computes_their_difference_in_place():
+    """``d`` is read twice by ``d * d``, and only there: it is computed in the
+    reduction's loop, not stored by a kernel of its own."""
+
+    def distances(p, q):
+        d = p[:, None, :] - q[None, :, :]
+        return np.sqrt(np.sum(d * d, axis=-1))
+
+    g = ng.function(distances)
+    p, q = values((40, 3), np.float64, seed=1), values((30, 3), np.float64, seed=2)
+    same_bits(distances(p, q), g(p, q))
+    main = source_of(g).split("def graph_function")[1]
+    assert main.count("_reduce") == 1 and main.count("_kernel") == 1  # (sqrt's kernel)
+
+
+def test_views_with_new_axes_are_contiguous_in_compiled_code_as_in_numpy():
+    """``pairwise.is_c``/``is_f`` decide as NumPy's flags do (an axis of length 1 has
+    any stride), and ``flat`` of such a view is a view of the same memory: compiled
+    code reads broadcast operands (``p[:, None, :]``) in place, not by general loops."""
+    from numba import njit
+
+    from nbgraph.backend.numba_cpu import pairwise
+
+    @njit
+    def both(v):
+        return pairwise.is_c(v), pairwise.is_f(v)
+
+    @njit
+    def facts(a):
+        flags = [
+            both(a[:, None, :]),
+            both(a[None, :, :]),
+            both(a[:, :, None]),
+            both(a[:, ::2]),
+            both(a[::-1]),
+            both(a[:1]),
+        ]
+        pairwise.flat(a[:, None, :])[1] = -1.0
+        return flags
+
+    a = np.arange(12.0).reshape(3, 4)
+    views = (a[:, None, :], a[None, :, :], a[:, :, None], a[:, ::2], a[::-1], a[:1])
+    expected = [(v.flags.c_contiguous, v.flags.f_contiguous) for v in views]
+    assert facts(a) == expected
+    assert a[0, 1] == -1.0  # written through the flat view
+
+
 def test_strided_views_agree_to_numpy_accuracy():
     x = noisy(400 * 300, np.float64, seed=7).reshape(400, 300)[::3, 1::2]
     eager, graph = run_both(whole, x)

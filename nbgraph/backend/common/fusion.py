@@ -115,11 +115,11 @@ def find_groups(
         while stack:
             current = stack.pop()
             group.members.append(current)
-            for source in current.inputs:
+            for source in dict.fromkeys(current.inputs):  # (d * d reads d once)
                 inner = (
                     source in in_region
                     and fusable(source)
-                    and uses.get(source) == 1
+                    and uses.get(source) == current.inputs.count(source)
                     and source not in groups
                     and not crosses(source, node)
                 )

@@ -185,21 +185,28 @@ class Operands:
         return " and ".join(f"pairwise.is_c(a{k})" for k, _ in self.arrays()) or "True"
 
     def in_place_setup(self) -> Lines:
-        """Before a loop over rows: each operand's memory ``f{k}``, the step ``r{k}``
-        between its rows and ``t{k}`` between its columns (0 along a broadcast axis)."""
+        """Before a loop over rows: each operand's memory ``f{k}``, its step ``r{k}_{j}``
+        along each axis ``j`` but the last of the result and ``t{k}`` along the last (0
+        along an axis it broadcasts along or lacks)."""
         lines = []
         for k, node in self.arrays():
-            rows = f"a{k}.shape[1] if a{k}.shape[0] != 1 else 0" if node.type.ndim == 2 else "0"
-            lines += [
-                f"f{k} = pairwise.flat(a{k})",
-                f"r{k} = np.uint64({rows})",
-                f"t{k} = np.uint64(1 if a{k}.shape[-1] != 1 else 0)",
-            ]
+            lines.append(f"f{k} = pairwise.flat(a{k})")
+            offset = self.ndim - node.type.ndim
+            for j in range(self.ndim - 1):
+                axis = j - offset
+                later = " * ".join(f"a{k}.shape[{m}]" for m in range(axis + 1, node.type.ndim))
+                step = f"{later} if a{k}.shape[{axis}] != 1 else 0" if axis >= 0 else "0"
+                lines.append(f"r{k}_{j} = np.uint64({step})")
+            lines.append(f"t{k} = np.uint64(1 if a{k}.shape[-1] != 1 else 0)")
         return lines
 
-    def in_place_row(self, index: str) -> Lines:
-        """In the loop over rows: ``o{k}``, where operand k's row ``index`` starts."""
-        return [f"o{k} = np.uint64({index}) * r{k}" for k, _ in self.arrays()]
+    def in_place_row(self, *indices: str) -> Lines:
+        """In the loops over rows: ``o{k}``, where operand k's row at ``indices`` (one per
+        axis of the result but the last) starts."""
+        return [
+            f"o{k} = " + " + ".join(f"np.uint64({i}) * r{k}_{j}" for j, i in enumerate(indices))
+            for k, _ in self.arrays()
+        ]
 
     def in_place(self, index: str) -> Callable[[int, Node], str]:
         """Operand elements at column ``index`` of the current row, read in place: no
@@ -295,6 +302,43 @@ def _spread(red: Reduction, dtype: str, squares: str, size: str, result: str) ->
     ]
 
 
+def _row_sum(element: Callable[[str], tuple[Lines, str]], size: str) -> Lines:
+    """Lines setting ``s`` to the pairwise sum of a row of ``size`` elements, the element
+    at an index being ``element(index)`` (lines, expression).  Rows up to 128 long
+    (NumPy's leaf: one by one under 8, else eight accumulators) are added as they are
+    computed; a buffer written and read back at once stalls on every load, which made
+    the L1 distances of 16 coordinates slower than with a stored temporary.  Longer rows
+    go through ``buf``, summed by ``plan``."""
+
+    def add(target: str, index: str, first: bool = False) -> Lines:
+        lines, expr = element(index)
+        return [*lines, f"{target} = zero + {expr}" if first else f"{target} += {expr}"]
+
+    lanes = [line for k in range(8) for line in add(f"r{k}", f"i + {k}")]
+    firsts = [line for k in range(8) for line in add(f"r{k}", f"{k}", first=True)]
+    lines, expr = element("i")
+    return [
+        f"if {size} < 8:",
+        "    s = zero",
+        f"    for i in range({size}):",
+        *indent(add("s", "i"), 2),
+        f"elif {size} <= 128:",
+        *indent(firsts),
+        f"    m = {size} - {size} % 8",
+        "    for i in range(8, m, 8):",
+        *indent(lanes, 2),
+        "    s = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))",
+        f"    for i in range(m, {size}):",
+        *indent(add("s", "i"), 2),
+        "    s = zero + s",
+        "else:",
+        f"    for i in range({size}):",
+        *indent(lines, 2),
+        f"        buf[i] = {expr}",
+        "    s = zero + pairwise.planned_sum(buf, 0, plan, zero, ws[3])",
+    ]
+
+
 def _rank(node: Node) -> int:
     t = node.type
     return t.ndim if isinstance(t, TensorType) and t.flavor == "array" else 0
@@ -347,21 +391,32 @@ class KernelWriter:
                 f"        o[i] = {expr}",
                 "    return out",
             ]
-        if ops.ndim == 2:
-            lines, expr = ops.element(ops.in_place("i1"))
+        if ops.ndim >= 2:
+            last = ops.ndim - 1
+            rows = [f"i{j}" for j in range(last)]
+            lines, expr = ops.element(ops.in_place(f"i{last}"))
+            nest: Lines = []
+            for depth, index in enumerate(rows):
+                nest += indent(loop(index, f"n{depth}", parallel and depth == 0), depth)
+            row = "np.uint64(i0)"
+            for j in range(1, last):
+                row = f"({row} * np.uint64(n{j}) + np.uint64(i{j}))"
+            inner = [
+                *ops.in_place_row(*rows),
+                f"base = {row} * np.uint64(n{last})",
+                f"for i{last} in range(n{last}):",
+                *indent(lines),
+                f"    o[base + np.uint64(i{last})] = {expr}",
+            ]
             body += [
                 f"if {ops.in_place_test()}:",
                 *indent(ops.in_place_setup()),
                 "    o = out.reshape(out.size)",
-                *indent(loop("i0", "n0", parallel)),
-                *indent(ops.in_place_row("i0"), 2),
-                "        base = np.uint64(i0) * np.uint64(n1)",
-                "        for i1 in range(n1):",
-                *indent(lines, 3),
-                f"            o[base + np.uint64(i1)] = {expr}",
+                *indent(nest),
+                *indent(inner, last + 1),
                 "    return out",
             ]
-            if not parallel:  # (the row buffers of rows_setup are shared)
+            if ops.ndim == 2 and not parallel:  # (the row buffers of rows_setup are shared)
                 body += self._rows_of_views(ops)
         target = ", ".join(f"i{j}" for j in range(ops.ndim))
 
@@ -457,12 +512,16 @@ class KernelWriter:
         if red.axis is None:
             flat = ops.flat_test()
             test = f"({flat}) or ({ops.flat_test('f')})" if flat else "False"
+        elif red.ndim > 2:
+            test = f"0 < n{red.axis} <= {LEAF} and {ops.in_place_test()}"
         else:
             test = ops.rows_test() if red.axis == 1 else ops.in_place_test()
         materialize = f"{self.elementwise(group)}({', '.join(ops.params)})"
         body += [f"if not ({test}):", f"    return {self.shared(red, materialize)}"]
         if red.axis is None:
             body += self._reduce_all(red, ops)
+        elif red.ndim > 2:
+            body += self._reduce_last_axis(red, ops)
         elif red.axis == 1:
             body += self._reduce_rows(red, ops)
         else:
@@ -646,48 +705,73 @@ class KernelWriter:
             "return out",
         ]
 
-    def _rows_in_place(self, red: Reduction, ops: Operands) -> Lines:
-        """Rows up to ``LEAF`` long of C-contiguous operands (``Operands.in_place``),
-        each computed into ``buf`` and summed by ``plan``; var and std take a second
-        pass over the rows: with two sums per row in one loop, Numba keeps the reference
-        counting it otherwise prunes."""
+    def _reduce_last_axis(self, red: Reduction, ops: Operands) -> Lines:
+        """Along the last axis of an operand above 2-d (``np.sum(d * d, axis=-1)`` of
+        ``d = p[:, None, :] - q[None, :, :]``), rows up to ``LEAF`` long of C-contiguous
+        operands, read in place (``reduce`` tests for them): no temporary of the
+        elementwise result, which NumPy writes and reads back."""
         dtype = self.lowering.literal(red.node.type.dtype)
-        lines, expr = ops.element(ops.in_place("i"))
+        lead = range(ops.ndim - 1)
+        shape = "(" + "".join(f"n{j}, " for j in lead) + ")"
+        return [
+            f"out = np.empty({shape}, {dtype})",
+            *self._buffer(red, f"n{red.axis}"),
+            f"plan = pairwise.tree_plan(n{red.axis})",
+            *ops.in_place_setup(),
+            *self._row_passes(red, ops, [f"i{j}" for j in lead]),
+            "return out",
+        ]
 
-        def fill(value: Lines) -> Lines:
-            return [
-                "for i0 in range(n0):",
-                *indent(ops.in_place_row("i0")),
-                "    for i in range(n1):",
-                *indent(lines, 2),
-                *indent(value, 2),
-            ]
-
-        if red.method in EXTREMES:
-            passes = [
-                *fill([f"buf[i] = {expr}"]),
-                f"    out[i0] = array_reductions.nonempty_extreme(buf, 0, n1, {CODES[red.method]})",
-            ]
-        else:
-            total = "    s = zero + pairwise.planned_sum(buf, 0, plan, zero, ws[3])"
-            mean = _mean(dtype, "s", "n1")
-            passes = [
-                *fill([f"buf[i] = {expr}"]),
-                total,
-                f"    out[i0] = {'s' if red.method == 'sum' else mean}",
-            ]
-            if red.method in ("var", "std"):
-                passes += [
-                    *fill([f"d = ({expr}) - out[i0]", "buf[i] = d * d"]),
-                    total,
-                    *indent(_spread(red, dtype, "s", "n1", "out[i0]")),
-                ]
+    def _rows_in_place(self, red: Reduction, ops: Operands) -> Lines:
+        """Rows up to ``LEAF`` long of C-contiguous operands (``Operands.in_place``)."""
         return [
             f"if 0 < n1 <= {LEAF} and {ops.in_place_test()}:",
             *indent(ops.in_place_setup()),
-            *indent(passes),
+            *indent(self._row_passes(red, ops, ["i0"])),
             "    return out",
         ]
+
+    def _row_passes(self, red: Reduction, ops: Operands, rows: list[str]) -> Lines:
+        """Loops over the rows at ``rows`` (indices of the result's axes but the last),
+        each row's elements summed in NumPy's pairwise order (``_row_sum``); var and
+        std take a second pass over the rows: with two sums per row in one loop, Numba
+        keeps the reference counting it otherwise prunes."""
+        dtype = self.lowering.literal(red.node.type.dtype)
+        size = f"n{len(rows)}"
+        target = f"out[{', '.join(rows)}]"
+
+        def element(index: str) -> tuple[Lines, str]:
+            return ops.element(ops.in_place(index))
+
+        def deviation(index: str) -> tuple[Lines, str]:
+            lines, expr = element(index)
+            return [*lines, f"d = ({expr}) - {target}"], "d * d"
+
+        def each_row(body: Lines) -> Lines:
+            nest: Lines = []
+            for depth, index in enumerate(rows):
+                nest += indent([f"for {index} in range(n{depth}):"], depth)
+            return nest + indent([*ops.in_place_row(*rows), *body], len(rows))
+
+        if red.method in EXTREMES:
+            lines, expr = element("i")
+            code = CODES[red.method]
+            return each_row(
+                [
+                    f"for i in range({size}):",
+                    *indent(lines),
+                    f"    buf[i] = {expr}",
+                    f"{target} = array_reductions.nonempty_extreme(buf, 0, {size}, {code})",
+                ]
+            )
+        mean = _mean(dtype, "s", size)
+        passes = each_row(
+            [*_row_sum(element, size), f"{target} = {'s' if red.method == 'sum' else mean}"]
+        )
+        if red.method in ("var", "std"):
+            spread = _spread(red, dtype, "s", size, target)
+            passes += each_row([*_row_sum(deviation, size), *spread])
+        return passes
 
     def _reduce_columns(self, red: Reduction, ops: Operands) -> Lines:
         """Along the first axis of a 2-d result of C-contiguous operands (read in place):

@@ -295,7 +295,7 @@ class Lowering:
                 group is None
                 or group.root not in here
                 or group.root is not red.source
-                or red.ndim > 2
+                or (red.ndim > 2 and red.axis != red.ndim - 1)
                 or self.uses.get(group.root) != 1
                 or node in self.objmode
             ):

@@ -16,7 +16,9 @@ import numpy as np
 from llvmlite import ir
 from numba import njit, types, uint64
 from numba.core import cgutils
+from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic, overload
+from numba.np.arrayobj import populate_array
 
 BUFFER = 8192  # NumPy's iterator buffer: the run length of a converting reduction
 LEAF = 4096  # generated kernels compute runs up to this long into a buffer, then add them here
@@ -215,21 +217,72 @@ def flat_sum(a, start, n, zero, converts, frames, partial, buf):
 
 @njit(cache=True)
 def is_c(a):
-    """Whether ``a`` is C-contiguous (its elements in row-major order, no gaps)."""
-    return a.flags.c_contiguous
+    """Whether ``a`` is C-contiguous (its elements in row-major order, no gaps) as NumPy
+    decides it: an axis of length 1 has any stride.  Numba's own flag asks for the
+    stride a C array would have there too, so views with a new axis (``p[:, None, :]``,
+    the operands of a broadcast) failed it and took the slow general loops."""
+    step = a.itemsize
+    for k in range(a.ndim - 1, -1, -1):
+        if a.shape[k] != 1:
+            if a.strides[k] != step:
+                return False
+            step *= a.shape[k]
+    return True
 
 
 @njit(cache=True)
 def is_f(a):
-    """Whether ``a`` is Fortran-contiguous (column-major order, no gaps)."""
-    return a.flags.f_contiguous
+    """Whether ``a`` is Fortran-contiguous (column-major order, no gaps), as NumPy
+    decides it (see ``is_c``)."""
+    step = a.itemsize
+    for k in range(a.ndim):
+        if a.shape[k] != 1:
+            if a.strides[k] != step:
+                return False
+            step *= a.shape[k]
+    return True
 
 
-@njit(cache=True, inline="always")
 def flat(a):
-    """A C-contiguous array as a 1-d view typed as contiguous (loops over it vectorize);
-    callers check ``is_c`` first."""
-    return np.ascontiguousarray(a).reshape(a.size)
+    """``a``'s elements in C order as a 1-d array typed as contiguous (loops over it
+    vectorize): a view of a C-contiguous array (``is_c``), else a copy."""
+
+
+@overload(flat, jit_options={"boundscheck": False}, inline="always")
+def _flat_impl(a):
+    if a.layout == "C":
+        return lambda a: a.reshape(a.size)
+
+    def view_or_copy(a):
+        if is_c(a):
+            return _c_view(a)
+        return np.ascontiguousarray(a).reshape(a.size)
+
+    return view_or_copy
+
+
+@intrinsic
+def _c_view(typingctx, a):
+    """The 1-d view of the C-contiguous (``is_c``) array ``a``'s memory, typed as
+    contiguous, sharing its owner: what ``a.reshape(a.size)`` is, which Numba
+    supports only for arrays typed contiguous."""
+    view = a.copy(ndim=1, layout="C")
+
+    def codegen(context, builder, signature, args):
+        array = context.make_array(signature.args[0])(context, builder, args[0])
+        out = context.make_array(view)(context, builder)
+        populate_array(
+            out,
+            data=array.data,
+            shape=cgutils.pack_array(builder, [array.nitems]),
+            strides=cgutils.pack_array(builder, [array.itemsize]),
+            itemsize=array.itemsize,
+            meminfo=array.meminfo,
+            parent=array.parent,
+        )
+        return impl_ret_borrowed(context, builder, view, out._getvalue())
+
+    return view(a), codegen
 
 
 @njit(cache=True)
