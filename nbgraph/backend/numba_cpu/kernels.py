@@ -288,6 +288,16 @@ def loop(index: str, extent: str, parallel: bool) -> Lines:
     return [f"for {index}_ in prange({extent}):", f"    {index} = np.int64({index}_)"]
 
 
+def row_loops(rows: list[str], parallel: bool = False) -> Lines:
+    """Nested loop headers over the leading axes of a result, ``rows[j]`` over ``n{j}``,
+    each under the one before (a body goes ``len(rows)`` levels in); ``parallel``: the
+    outermost on all cores."""
+    nest: Lines = []
+    for depth, index in enumerate(rows):
+        nest += indent(loop(index, f"n{depth}", parallel and depth == 0), depth)
+    return nest
+
+
 def _mean(dtype: str, total: str, size: str) -> str:
     """NumPy's mean of ``size`` elements adding up to ``total``, in the result's type."""
     return f"{dtype}(np.float64({total}) / np.float64({size}))"
@@ -395,9 +405,6 @@ class KernelWriter:
             last = ops.ndim - 1
             rows = [f"i{j}" for j in range(last)]
             lines, expr = ops.element(ops.in_place(f"i{last}"))
-            nest: Lines = []
-            for depth, index in enumerate(rows):
-                nest += indent(loop(index, f"n{depth}", parallel and depth == 0), depth)
             row = "np.uint64(i0)"
             for j in range(1, last):
                 row = f"({row} * np.uint64(n{j}) + np.uint64(i{j}))"
@@ -412,7 +419,7 @@ class KernelWriter:
                 f"if {ops.in_place_test()}:",
                 *indent(ops.in_place_setup()),
                 "    o = out.reshape(out.size)",
-                *indent(nest),
+                *indent(row_loops(rows, parallel)),
                 *indent(inner, last + 1),
                 "    return out",
             ]
@@ -748,10 +755,7 @@ class KernelWriter:
             return [*lines, f"d = ({expr}) - {target}"], "d * d"
 
         def each_row(body: Lines) -> Lines:
-            nest: Lines = []
-            for depth, index in enumerate(rows):
-                nest += indent([f"for {index} in range(n{depth}):"], depth)
-            return nest + indent([*ops.in_place_row(*rows), *body], len(rows))
+            return row_loops(rows) + indent([*ops.in_place_row(*rows), *body], len(rows))
 
         if red.method in EXTREMES:
             lines, expr = element("i")
