@@ -3,14 +3,16 @@
 It is the semantic reference the compiled backends are tested against, so it is kept
 as direct as possible: every CALL applies its function to the inputs' values.  It is
 also the error locator: a failing run's exception carries the failing node, its
-operands and the loop iterations around it (``backend.failures.sites``).
+operands and the loop iterations around it (``backend.failures.sites``); before the
+error leaves a try statement's body, the statement's finally clause runs
+(``backend.failures.finally_clauses``).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TextIO
 
 import numpy as np
 
@@ -19,6 +21,7 @@ from ..graph.ir import Graph, Node, Op, Region
 from ..graph.template import fill
 from ..graph.types import PYTHON, SCALAR, TensorType, type_of
 from .common.ownership import Ownership
+from .failures.finally_clauses import run_finally_clauses
 from .failures.sites import tag, tag_loop
 
 
@@ -33,10 +36,16 @@ class Interpreter:
     """
 
     def __init__(
-        self, graph: Graph, deadline: float | None = None, writes_in_place: bool = False
+        self,
+        graph: Graph,
+        deadline: float | None = None,
+        writes_in_place: bool = False,
+        finally_output: tuple[TextIO, TextIO] | None = None,
     ) -> None:
         self.graph = graph
         self.deadline = deadline  # time.monotonic() after which loops give up
+        # where the finally clauses run after a failure print (None: where the run does)
+        self.finally_output = finally_output
         ownership = Ownership(graph) if writes_in_place else None
         self.in_place = _array_updates(ownership.in_place) if ownership else set()
         # Loop states that start from a value still used elsewhere: copied on entry, as
@@ -63,7 +72,11 @@ class Interpreter:
         if drops is None:
             drops = self._drops[id(region)] = _last_uses(region)
         for node, dropped in zip(region.nodes, drops):
-            env[node] = self._eval(node, env)
+            try:
+                env[node] = self._eval(node, env)
+            except Exception as exc:
+                run_finally_clauses(region, node, env, exc, self._eval, self.finally_output)
+                raise
             for done in dropped:  # (freed as eager code frees its temporaries)
                 del env[done]
         return [env[r] for r in region.results]
@@ -138,7 +151,7 @@ def _last_uses(region: Region) -> list[list[Node]]:
     index = {node: k for k, node in enumerate(region.nodes)}
     last: dict[Node, int] = {}
     for k, node in enumerate(region.nodes):
-        for used in _inputs_within(node):
+        for used in node.reads():
             if used in index:
                 last[used] = k
     for result in region.results:
@@ -149,16 +162,6 @@ def _last_uses(region: Region) -> list[list[Node]]:
         if node not in kept:
             drops[last.get(node, k)].append(node)
     return drops
-
-
-def _inputs_within(node: Node) -> list[Node]:
-    """The values ``node`` reads: its inputs and those of its nested regions' nodes."""
-    found = list(node.inputs)
-    for sub in node.regions():
-        found += sub.results
-        for inner in sub.nodes:
-            found += _inputs_within(inner)
-    return found
 
 
 def _array_updates(nodes: set[Node]) -> set[Node]:

@@ -26,6 +26,8 @@ from ..staging.statements import (
 from ..staging.traced import is_graph_value
 from ..staging.tracing import (
     finally_block,
+    finally_clause,
+    leaving,
     managed,
     refusal_caught,
     stages_raise,
@@ -72,11 +74,13 @@ __all__ = [
     "converted_call",
     "deleted",
     "finally_block",
+    "finally_clause",
     "for_stmt",
     "fstring",
     "getitem",
     "if_exp",
     "if_stmt",
+    "leaving",
     "list_append",
     "list_comp",
     "managed",

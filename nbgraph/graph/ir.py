@@ -65,6 +65,16 @@ class Node:
         """Nested regions of a control-flow node, else ()."""
         return self.arg if self.op in (Op.COND, Op.WHILE) else ()
 
+    def reads(self) -> list[Node]:
+        """The values this node reads: its inputs, and those of its nested regions'
+        nodes and results (values of its own regions among them)."""
+        found = list(self.inputs)
+        for sub in self.regions():
+            found += sub.results
+            for inner in sub.nodes:
+                found += inner.reads()
+        return found
+
 
 @dataclass
 class Region:

@@ -20,6 +20,11 @@ class Loc:
     # (loop line, iteration) of each loop that ran while tracing around this spot
     unrolled: tuple[tuple[int, int], ...] = ()
     gradient: bool = False  # a node of a gradient, derived from the node at this line
+    # the try statements with a finally clause whose body this spot is in, outermost
+    # first, and the one whose finally clause it is in (numbered per process: see
+    # staging/tracing.py), so that a run failing here runs those finally clauses
+    trying: tuple[int, ...] = ()
+    finally_of: int | None = None
 
     def __str__(self) -> str:
         return f"{self.filename}:{self.lineno}"

@@ -4,6 +4,7 @@ f-strings, list.append and item assignment.
 
 from __future__ import annotations
 
+import contextlib
 import operator
 import string
 import sys
@@ -41,6 +42,7 @@ from .tracing import (
     in_try_here,
     is_staged,
     is_tracing,
+    leaving,
     located,
     raise_leaves_exiting_finally,
     stages_raise,
@@ -156,12 +158,13 @@ def raise_stmt(exc: Any, leaves: str | None = None) -> None:
                 user_location(),
             )
         raise exc
-    if deferred:
-        effect(runtime.raise_effect, exc.type, *exc.args)
-    elif not isinstance(exc, BaseException):
+    if not deferred and not isinstance(exc, BaseException):
         raise TypeError("exceptions must derive from BaseException")
-    else:
-        effect(runtime.raise_effect, exc)
+    with leaving(leaves) if staged_past_finally else contextlib.nullcontext():
+        if deferred:
+            effect(runtime.raise_effect, exc.type, *exc.args)
+        else:
+            effect(runtime.raise_effect, exc)
     current().diverged = True
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import itertools
 import sys
 import threading
 from collections.abc import Iterator, Sequence
@@ -61,6 +62,10 @@ class _FinallyTry:
     key: str  # names it in its function
     builder: RegionBuilder | None  # the region it is in
     exits: bool  # its finally clause may return, break or continue
+    number: int  # names it in the process (``Loc.trying``, ``Loc.finally_of``)
+
+
+_TRY_NUMBERS = itertools.count(1)
 
 
 class _State(threading.local):
@@ -72,6 +77,9 @@ class _State(threading.local):
         self.try_regions: list[RegionBuilder | None] = []  # the region each try is in
         # each try statement with a finally clause whose body is being traced
         self.finally_blocks: list[_FinallyTry] = []
+        self.left: frozenset[int] = frozenset()  # those a staged raise has left
+        self.finally_of: int | None = None  # the one whose finally clause is traced
+        self.ended: dict[str, int] = {}  # key -> number of the body traced last
         self.unrolled: list[tuple[int, int]] = []  # (line, iteration) of unrolled loops
         self.location: Loc | None = None  # where new nodes come from, if not the caller
         # The lists, dicts and sets the traced function was given, and copies of them on
@@ -166,9 +174,19 @@ def add_node(op: Op, inputs: tuple[Node, ...], arg: Any, type: GraphType) -> Nod
         )
     for node in inputs:
         check_visible(builder, node, loc)
-    if _state.unrolled and loc is not None:
-        loc = dataclasses.replace(loc, unrolled=tuple(_state.unrolled))
+    if loc is not None:
+        loc = _with_context(loc)
     return builder.add(Node(op, inputs, arg, type, loc))
+
+
+def _with_context(loc: Loc) -> Loc:
+    """``loc`` with the unrolled loop iterations and the try statements around it."""
+    trying = tuple(b.number for b in _state.finally_blocks if b.number not in _state.left)
+    if not (_state.unrolled or trying or _state.finally_of is not None):
+        return loc
+    return dataclasses.replace(
+        loc, unrolled=tuple(_state.unrolled), trying=trying, finally_of=_state.finally_of
+    )
 
 
 @contextlib.contextmanager
@@ -256,15 +274,43 @@ def finally_block(key: str, exits: bool) -> Iterator[None]:
     in a graph branch or loop (see ``stages_raise``)."""
     builder = _state.builder
     start = len(builder.region.nodes) if builder else 0
+    number = next(_TRY_NUMBERS)
     _state.try_regions.append(builder)
-    _state.finally_blocks.append(_FinallyTry(key, builder, exits))
+    _state.finally_blocks.append(_FinallyTry(key, builder, exits, number))
     try:
         yield
     finally:
         _state.try_regions.pop()
         _state.finally_blocks.pop()
+        if not exits:  # (only such a finally clause is traced as one: see try_blocks.py)
+            _state.ended[key] = number
     if exits and builder:
         _refuse_dropped_failure(builder.region.nodes[start:])
+
+
+@contextlib.contextmanager
+def finally_clause(key: str) -> Iterator[None]:
+    """Trace the finally clause of the try statement ``key`` (its body was traced just
+    before): its nodes are marked as that clause's, so that a run failing in the body
+    runs them (see ``backend.interpret``), as eager code runs the clause then."""
+    saved, _state.finally_of = _state.finally_of, _state.ended.pop(key, None)
+    try:
+        yield
+    finally:
+        _state.finally_of = saved
+
+
+@contextlib.contextmanager
+def leaving(key: str) -> Iterator[None]:
+    """Trace a staged raise in the body of the try statement ``key`` (the outermost it
+    leaves), and the copies of the finally clauses traced before it: those clauses
+    already ran when it raises."""
+    saved = _state.left
+    _state.left = saved | {b.number for b in _left_finally_blocks(key)}
+    try:
+        yield
+    finally:
+        _state.left = saved
 
 
 def _refuse_dropped_failure(body: list[Node]) -> None:

@@ -232,19 +232,10 @@ def report_copies(
         )
 
 
-def _uses(node: Node) -> set[Node]:
-    used = set(node.inputs)
-    for sub in node.regions():
-        for inner in sub.nodes:
-            used |= _uses(inner)
-        used |= set(sub.results)
-    return used
-
-
 def _last_uses(region: Region) -> dict[Node, int]:
     last: dict[Node, int] = {}
     for i, node in enumerate(region.nodes):
-        for used in _uses(node):
+        for used in node.reads():
             last[used] = i
     for used in region.results:
         last[used] = len(region.nodes)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import sys
 import time
 import warnings
 from collections.abc import Callable, Sequence
@@ -65,7 +66,7 @@ def user_error(exc: BaseException) -> BaseException:
     graph, leaves, located, failed = run
     error, site = exc, site_of(exc)
     if not located:
-        rerun = locate(graph, leaves)
+        rerun = locate(graph, leaves, finally_output=True)
         if rerun is not None and site_of(rerun) is not None:
             error, site = rerun, site_of(rerun)
     failed(site.node if site is not None else None)
@@ -102,12 +103,17 @@ def _notes(graph: Graph, site: FailureSite | None) -> list[str]:
 
 
 def locate(
-    graph: Graph, leaves: Sequence[Any], interpreter: type[Interpreter] = Interpreter
+    graph: Graph,
+    leaves: Sequence[Any],
+    interpreter: type[Interpreter] = Interpreter,
+    finally_output: bool = False,
 ) -> BaseException | None:
     """The exception the interpret backend (or ``interpreter``, a checking subclass)
     raises on the same inputs (output silenced), or None when it does not fail within
-    ``LOCATE_SECONDS``."""
-    run = interpreter(graph, deadline=time.monotonic() + LOCATE_SECONDS)
+    ``LOCATE_SECONDS``.  ``finally_output``: what the finally clauses print after the
+    failure is shown (the failed run printed what came before)."""
+    output = (sys.stdout, sys.stderr) if finally_output else None
+    run = interpreter(graph, deadline=time.monotonic() + LOCATE_SECONDS, finally_output=output)
     leaves = [host_value(leaf) for leaf in leaves]  # the CUDA backend's device arrays
     sink = io.StringIO()
     try:

@@ -50,6 +50,12 @@ def tag_loop(
         site.loops.insert(0, LoopStep(node, completed, named))
 
 
+def share_site(exc: BaseException, other: BaseException) -> None:
+    """Give ``other``, raised in place of ``exc``, the failure site of ``exc`` (the
+    same object: loops around it are recorded for both as the error goes on)."""
+    setattr(other, _ATTRIBUTE, site_of(exc))
+
+
 def site_of(exc: BaseException) -> FailureSite | None:
     """The failing node recorded on ``exc``, if any."""
     return getattr(exc, _ATTRIBUTE, None)

@@ -8,10 +8,13 @@ while tracing, so the finally clause is traced before the raise.
 A raise in a graph branch or loop of such a body is staged instead: the graph raises it
 when it runs, and the finally clauses it leaves must run before.  Each such raise is
 preceded by ``if ag__.stages_raise(key): <copies of those finally clauses>``, innermost
-first, ``key`` naming the outermost try statement it leaves; a raise in a finally clause
-(or in a copy of one) leaves the try statements around that one.  A finally clause that
-may return, break or continue would drop the exception: a raise that leaves one is
-refused while tracing."""
+first, ``key`` naming the outermost try statement it leaves (``ag__.leaving(key)``: a
+failure there does not run those finally clauses again); a raise in a finally clause
+(or in a copy of one) leaves the try statements around that one.  The finally clause
+itself is traced in ``ag__.finally_clause(key)``: when an operation of the body fails
+as the graph runs, the clause's nodes run then (``backend/finally_clauses.py``).  A
+finally clause that may return, break or continue would drop the exception: a raise
+that leaves one is refused while tracing."""
 
 from __future__ import annotations
 
@@ -54,6 +57,10 @@ class TryConverter(Converter):
                 exits=ast.Constant(value=exits),
                 body=body,
             )
+            if not exits:
+                node.finalbody = replace(
+                    "with ag__.finally_clause(key):\n    body", node, key=key, body=final
+                )
         return node
 
     def _run_finally_first(
@@ -67,12 +74,17 @@ class TryConverter(Converter):
             if is_converted_raise(stmt):
                 guard = self._guards.get(id(stmt))
                 if guard is None:
-                    guard = replace("if ag__.stages_raise(key):\n    pass", stmt, key=key)[0]
-                    guard.body = []
+                    guard = replace(
+                        "if ag__.stages_raise(key):\n    with ag__.leaving(key):\n        pass",
+                        stmt,
+                        key=key,
+                    )[0]
                     self._guards[id(stmt)] = guard
                     out.append(guard)
                 guard.test = replace_expr("ag__.stages_raise(key)", stmt, key=key)
-                guard.body.extend(copy.deepcopy(final))
+                copies = guard.body[0]
+                copies.items[0].context_expr = replace_expr("ag__.leaving(key)", stmt, key=key)
+                copies.body.extend(copy.deepcopy(final))
                 stmt.value.keywords = [ast.keyword(arg="leaves", value=key)]
             elif not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 for field in BLOCKS:
