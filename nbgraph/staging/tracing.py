@@ -293,11 +293,8 @@ def finally_clause(key: str) -> Iterator[None]:
     """Trace the finally clause of the try statement ``key`` (its body was traced just
     before): its nodes are marked as that clause's, so that a run failing in the body
     runs them (see ``backend.interpret``), as eager code runs the clause then."""
-    saved, _state.finally_of = _state.finally_of, _state.ended.pop(key, None)
-    try:
+    with _setting("finally_of", _state.ended.pop(key, None)):
         yield
-    finally:
-        _state.finally_of = saved
 
 
 @contextlib.contextmanager
@@ -305,12 +302,8 @@ def leaving(key: str) -> Iterator[None]:
     """Trace a staged raise in the body of the try statement ``key`` (the outermost it
     leaves), and the copies of the finally clauses traced before it: those clauses
     already ran when it raises."""
-    saved = _state.left
-    _state.left = saved | {b.number for b in _left_finally_blocks(key)}
-    try:
+    with _setting("left", _state.left | {b.number for b in _left_finally_blocks(key)}):
         yield
-    finally:
-        _state.left = saved
 
 
 def _refuse_dropped_failure(body: list[Node]) -> None:
@@ -373,11 +366,19 @@ def unrolled_iteration(line: int, iteration: int) -> Iterator[None]:
 def located(loc: Loc | None) -> Iterator[None]:
     """Nodes made in the block come from ``loc`` rather than the line running (a graph
     transformation's nodes point at the user's line they derive from)."""
-    saved, _state.location = _state.location, loc
+    with _setting("location", loc):
+        yield
+
+
+@contextlib.contextmanager
+def _setting(name: str, value: Any) -> Iterator[None]:
+    """The tracing state's ``name`` is ``value`` for the block."""
+    saved = getattr(_state, name)
+    setattr(_state, name, value)
     try:
         yield
     finally:
-        _state.location = saved
+        setattr(_state, name, saved)
 
 
 @contextlib.contextmanager
