@@ -48,13 +48,13 @@ def run_finally_clauses(
         return
     failing = site.node.loc.trying  # (a staged raise leaves out the clauses it ran)
     ran: set[int] = getattr(exc, _RAN, set())
+    setattr(exc, _RAN, ran)
     for number in reversed(node.loc.trying):
         clause = [n for n in region.nodes if n.loc is not None and n.loc.finally_of == number]
         if number not in failing or number in ran or not clause:
             continue
         ran.add(number)
-        setattr(exc, _RAN, ran)
-        _check_computed(clause, env, exc)
+        _check_computed(clause, env, exc, site.node)
         with _streams(output):
             for done in clause:
                 try:
@@ -64,11 +64,10 @@ def run_finally_clauses(
                     raise
 
 
-def _check_computed(clause: list[Node], env: dict[Node, Any], exc: Exception) -> None:
-    """Refuse to run ``clause`` after ``exc`` when it reads a value the run has not made
-    (a token stands for the order of effects: the clause's come next)."""
-    site = site_of(exc)
-    assert site is not None
+def _check_computed(clause: list[Node], env: dict[Node, Any], exc: Exception, failed: Node) -> None:
+    """Refuse to run ``clause`` after ``exc`` (of the node ``failed``) when it reads a
+    value the run has not made (a token stands for the order of effects: the clause's
+    come next)."""
     made = {n for done in clause for n in _made_within(done)}
     for done in clause:
         for used in done.reads():
@@ -78,7 +77,7 @@ def _check_computed(clause: list[Node], env: dict[Node, Any], exc: Exception) ->
                 env[used] = None
                 continue
             error = StagingError(
-                f"an operation at line {_line(site.node)} failed when the graph ran, inside a "
+                f"an operation at line {_line(failed)} failed when the graph ran, inside a "
                 f"try statement whose finally clause (line {_line(done)}) eager code runs "
                 "then; but that clause uses a value the try body makes after the failing "
                 f"operation (line {_line(used)}), which eager code would not have yet. "
